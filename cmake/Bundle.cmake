@@ -1,0 +1,30 @@
+# Relocatable bundle: `cmake --install build --prefix DIR` puts aerolbm (and the GPU test binaries) in DIR/bin and
+# every non-system shared library they load in DIR/lib; the binaries find them through RPATH $ORIGIN/../lib.
+# The host that runs the bundle needs only glibc, libstdc++ and, for the CUDA backend, the NVIDIA driver.
+set(AEROLBM_BUNDLE_TARGETS aerolbm)
+if(TARGET gpu_tests)
+  list(APPEND AEROLBM_BUNDLE_TARGETS gpu_tests)
+endif()
+install(TARGETS ${AEROLBM_BUNDLE_TARGETS} RUNTIME DESTINATION bin)
+
+set(_bundle_files "")
+foreach(t IN LISTS AEROLBM_BUNDLE_TARGETS)
+  list(APPEND _bundle_files "$<TARGET_FILE:${t}>")
+endforeach()
+
+install(CODE "
+  file(GET_RUNTIME_DEPENDENCIES
+    EXECUTABLES ${_bundle_files}
+    RESOLVED_DEPENDENCIES_VAR _deps
+    UNRESOLVED_DEPENDENCIES_VAR _missing
+    PRE_EXCLUDE_REGEXES
+      [[^(ld-linux|libc|libm|libdl|librt|libpthread|libresolv|libutil|libstdc\\+\\+|libgcc_s|libcuda|libnvidia)[.-].*]]
+      [[^linux-vdso.*]]
+    POST_EXCLUDE_REGEXES [[^/lib64/ld-linux.*]])
+  foreach(_lib IN LISTS _deps)
+    file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/lib\" TYPE SHARED_LIBRARY FOLLOW_SYMLINK_CHAIN FILES \"\${_lib}\")
+  endforeach()
+  if(_missing)
+    message(WARNING \"aerolbm bundle: unresolved libraries: \${_missing}\")
+  endif()
+")

@@ -1,0 +1,58 @@
+#pragma once
+// The boundary between the solver and a compute backend. Plain C++ (no CUDA, no I/O libraries), so the CUDA
+// backend's .cu files and the solver both include it.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/physics/params.hpp"
+
+namespace aerolbm {
+
+// The discretised domain as the backends need it (host copy; built by src/solver/domain).
+struct DomainData {
+  std::int64_t nx = 0, ny = 0, nz = 1;
+  std::vector<std::uint8_t> flags;       // per cell
+  std::vector<std::int32_t> link;        // per cell: row in q, −1 if the cell has no link into the body
+  std::vector<std::int64_t> wall_cells;  // row → cell index
+  std::vector<float> q;                  // rows × Q: wall fraction along each direction (≤ 0: no wall)
+  std::int64_t cells() const { return nx * ny * nz; }
+};
+
+struct BackendConfig {
+  Stencil stencil = Stencil::D2Q9;
+  Precision precision = Precision::FP32;
+  std::string kernel = "auto";  // kernel variant (CUDA): auto | pull | ...
+  int threads = 0;              // CPU threads, 0 = OpenMP default
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;    // "cpu" or "cuda"
+  virtual std::string device() const = 0;  // human description of where it runs
+  virtual std::string kernel() const = 0;  // kernel variant actually used
+  // Equilibrium at ρ = 1 and velocity u0 in every cell.
+  virtual void initialize(const std::array<double, 3>& u0) = 0;
+  virtual void run(std::int64_t steps) = 0;
+  // Force on the body (lattice units) by momentum exchange, for the current state.
+  virtual std::array<double, 3> wall_force() = 0;
+  // Density (1 per cell) and velocity (3 per cell, interleaved) of the current state.
+  virtual void macroscopic(std::vector<float>& rho, std::vector<float>& u) = 0;
+  // Full state as shifted populations in double, SoA (Q × cells): checkpoints and backend comparisons.
+  virtual void read_populations(std::vector<double>& f) = 0;
+  virtual void write_populations(const std::vector<double>& f) = 0;
+};
+
+std::unique_ptr<Backend> make_cpu_backend(const BackendConfig&, const DomainData&, const PhysicsParams&);
+
+// CUDA backend: available when built with CUDA and a device is present. In CPU-only builds these report none.
+int cuda_device_count();
+std::string cuda_device_summary();  // one line per device, or why there is none
+std::unique_ptr<Backend> make_cuda_backend(const BackendConfig&, const DomainData&, const PhysicsParams&);
+
+int lattice_q(Stencil s);
+
+}  // namespace aerolbm

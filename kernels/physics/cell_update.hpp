@@ -1,0 +1,91 @@
+#pragma once
+// One lattice-Boltzmann update of one cell (stream by pull, then collide), the momentum-exchange force of one
+// near-wall cell, and the macroscopic fields of one cell. Both backends call exactly these.
+#include "kernels/physics/boundaries.hpp"
+
+namespace aerolbm {
+
+template <class L, class R, class Acc>
+AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2) {
+  const int x[3] = {x0, x1, x2};
+  const std::int64_t n = g.index(x0, x1, x2);
+  const std::uint8_t flag = g.flags[n];
+  const std::uint8_t type = flag & cell::type_mask;
+  if (type == cell::solid) return;
+  if (type != cell::fluid) {
+    open_boundary_cell<L, R>(g, k, acc, x, n, type == cell::inlet);
+    return;
+  }
+  R f[L::Q];
+  const bool edge = x0 == 0 || x0 == g.n[0] - 1 || x1 == 0 || x1 == g.n[1] - 1 ||
+                    (L::D == 3 && (x2 == 0 || x2 == g.n[2] - 1));
+  if (!edge && !(flag & cell::near_wall)) {
+    // Interior: every neighbour exists and is fluid (or an open-boundary node).
+    const std::int64_t sx = 1, sy = g.n[0], sz = std::int64_t(g.n[0]) * g.n[1];
+AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) {
+      f[i] = acc.get(i, n - (L::c(i, 0) * sx + L::c(i, 1) * sy + L::c(i, 2) * sz));
+    }
+  } else {
+AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) f[i] = streamed_value<L, R>(g, k, acc, x, n, flag, i);
+  }
+  collide<L, R>(f, k.coll);
+AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
+}
+
+// Momentum exchange on the body from one near-wall cell, for the state the accessor holds (post-collision):
+// each link into the body carries c_ib (f_ib leaving + f_i coming back). Unshifted populations are used, so the
+// ambient pressure term cancels only over a closed surface, as it should.
+template <class L, class R, class Acc>
+AEROLBM_HD_COLD void wall_force_cell(const GridView& g, const StepConstants<R>& k, const Acc& acc, std::int64_t n,
+                                double (&force)[3]) {
+  force[0] = force[1] = force[2] = 0;
+  const std::uint8_t flag = g.flags[n];
+  if ((flag & cell::type_mask) != cell::fluid) return;
+  int x[3];
+  x[0] = int(n % g.n[0]);
+  x[1] = int((n / g.n[0]) % g.n[1]);
+  x[2] = int(n / (std::int64_t(g.n[0]) * g.n[1]));
+  for (int i = 1; i < L::Q; ++i) {
+    int s[3];
+    bool inside = true;
+AEROLBM_UNROLL
+    for (int a = 0; a < 3; ++a) {
+      s[a] = x[a] - L::c(i, a);
+      if (s[a] < 0 || s[a] >= g.n[a]) inside = false;
+    }
+    if (!inside) continue;
+    if ((g.flags[g.index(s[0], s[1], s[2])] & cell::type_mask) != cell::solid) continue;
+    const int ib = opposite(i);
+    const double w = L::w(i);
+    const double out = double(acc.get(ib, n)) + w;
+    const double back = double(wall_value<L, R>(g, k, acc, x, n, flag, i)) + w;
+AEROLBM_UNROLL
+    for (int a = 0; a < 3; ++a) force[a] += double(L::c(ib, a)) * (out + back);
+  }
+}
+
+// Density and velocity of one cell from its stored post-collision populations (which carry the full body force,
+// so the physical velocity subtracts half of it).
+template <class L, class R, class Acc>
+AEROLBM_HD void cell_macroscopic(const StepConstants<R>& k, const Acc& acc, std::int64_t n, R& rho, R (&u)[3]) {
+  R f[L::Q];
+AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) f[i] = acc.get(i, n);
+  const R minus_half[3] = {R(-0.5) * k.coll.force[0], R(-0.5) * k.coll.force[1], R(-0.5) * k.coll.force[2]};
+  const Moments<L, R> m = moments<L, R>(f, minus_half);
+  rho = m.rho;
+  u[0] = m.u[0];
+  u[1] = m.u[1];
+  u[2] = m.u[2];
+}
+
+// Initial state: the equilibrium at ρ = 1 and the given velocity.
+template <class L, class R>
+AEROLBM_HD R initial_population(int i, const R (&u)[3]) {
+  return equilibrium_shifted<L, R>(i, R(0), R(1), u);
+}
+
+}  // namespace aerolbm

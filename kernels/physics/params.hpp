@@ -1,0 +1,46 @@
+#pragma once
+// Run-time choices shared by the case, the domain and both backends. Plain C++: included by .cu files too.
+#include <cstdint>
+
+namespace aerolbm {
+
+enum class Stencil : std::uint8_t { D2Q9, D3Q19, D3Q27 };
+enum class Collision : std::uint8_t { BGK, TRT };
+enum class Precision : std::uint8_t { FP32, FP64, FP16S };
+enum class WallModel : std::uint8_t { HalfwayBounceBack, Interpolated };
+enum class InletProfile : std::uint8_t { Uniform, Parabolic };
+
+// What happens where a population would stream in from outside the grid. One entry per face:
+// index 2*axis for the low face, 2*axis+1 for the high face.
+enum class FaceBC : std::uint8_t {
+  Periodic,  // wrap around
+  Slip,      // specular reflection (free-slip wall half a cell outside the last row)
+  Wall,      // half-way bounce-back (no-slip wall half a cell outside the last row)
+  Velocity,  // cells on this face are velocity-inlet nodes
+  Pressure,  // cells on this face are pressure-outlet nodes
+};
+
+// Cell flags (one byte per cell).
+namespace cell {
+inline constexpr std::uint8_t fluid = 0;
+inline constexpr std::uint8_t solid = 1;
+inline constexpr std::uint8_t inlet = 2;
+inline constexpr std::uint8_t outlet = 3;
+inline constexpr std::uint8_t type_mask = 0x0f;
+inline constexpr std::uint8_t near_wall = 0x10;  // fluid cell with at least one link into a solid cell
+}  // namespace cell
+
+// Per-step physics parameters in lattice units (what the per-cell functions need besides the data).
+struct PhysicsParams {
+  Collision collision = Collision::TRT;
+  double tau = 0.6;                // relaxation time of the symmetric (viscous) moments
+  double trt_magic = 3.0 / 16.0;   // Λ = (τ+ − ½)(τ− − ½)
+  double body_force[3] = {0, 0, 0};
+  double u_inlet[3] = {0, 0, 0};   // mean inflow velocity (lattice units)
+  InletProfile inlet_profile = InletProfile::Uniform;
+  WallModel wall = WallModel::Interpolated;
+  FaceBC faces[6] = {FaceBC::Velocity, FaceBC::Pressure, FaceBC::Slip,
+                     FaceBC::Slip,     FaceBC::Periodic, FaceBC::Periodic};
+};
+
+}  // namespace aerolbm

@@ -1,0 +1,29 @@
+#include <omp.h>
+
+#include <iostream>
+
+#include "kernels/backend.hpp"
+#include "src/app/commands.hpp"
+
+namespace aerolbm::app {
+
+void add_info_command(CLI::App& app, int& status) {
+  auto* cmd = app.add_subcommand("info", "Print devices and build options");
+  cmd->callback([&status]() {
+    std::cout << "aerolbm " << AEROLBM_VERSION << "\n";
+#ifdef AEROLBM_HAVE_CUDA
+    std::cout << "  CUDA backend      built\n";
+#else
+    std::cout << "  CUDA backend      not built (no CUDA compiler at configure time)\n";
+#endif
+    std::cout << "  CUDA devices      " << cuda_device_count() << "\n";
+    std::cout << "  " << cuda_device_summary() << "\n";
+    std::cout << "  CPU threads       " << omp_get_max_threads() << " (OpenMP)\n";
+    std::cout << "  lattices          D2Q9 D3Q19 D3Q27\n";
+    std::cout << "  precision         cpu: fp32 fp64; cuda: fp32 fp16s\n";
+    std::cout << "  outputs           HDF5 + XDMF, VTK XML image data (.vti + .pvd), forces.csv, summary.json\n";
+    status = kOk;
+  });
+}
+
+}  // namespace aerolbm::app

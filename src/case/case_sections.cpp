@@ -1,0 +1,195 @@
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "src/case/loader_steps.hpp"
+
+namespace aerolbm {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+template <class T, class U>
+void assign(const std::optional<T>& v, U& dst) {
+  if (v) dst = static_cast<U>(*v);
+}
+
+const char* stencil_name(Stencil s) {
+  return s == Stencil::D2Q9 ? "D2Q9" : s == Stencil::D3Q19 ? "D3Q19" : "D3Q27";
+}
+
+// Names end up in folder and file names, so only characters that are safe everywhere.
+bool safe_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '-'; }
+
+bool is_safe_name(const std::string& s) { return !s.empty() && std::all_of(s.begin(), s.end(), safe_char); }
+
+std::string sanitized(std::string s) {
+  std::replace_if(
+      s.begin(), s.end(), [](char ch) { return !safe_char(ch); }, '_');
+  return s.empty() ? std::string("case") : s;
+}
+
+void read_meta(const SectionReader& r, const std::filesystem::path& case_file, Case& c) {
+  c.name = sanitized(case_file.stem().string());
+  if (auto name = r.text("name")) {
+    if (is_safe_name(*name))
+      c.name = *name;
+    else
+      r.problem("name", "a name made of letters, digits, '_', '.' and '-'",
+                name->empty() ? std::string("nothing") : describe_value(r.get("name")),
+                "The name becomes part of folder and file names; replace spaces and other characters with '_'.");
+  }
+  assign(r.text("description"), c.description);
+}
+
+void read_physics(const SectionReader& r, int dims, Case& c) {
+  if (r.absent()) {
+    r.diag().error("physics", r.section_mark(), "a 'physics' section with at least reynolds and mach",
+                   "nothing (the section is missing)", "Add e.g. 'physics: {reynolds: 1000, mach: 0.1}'.");
+    return;
+  }
+  assign(r.boolean("allow_high_mach"), c.allow_high_mach);
+
+  if (r.present() && !r.has("reynolds"))
+    r.missing("reynolds", "a number in (0, 1e7]",
+              "Add physics.reynolds, e.g. 'reynolds: 1000' (based on the reference length and mean inflow speed).");
+  assign(r.number("reynolds", {0, 1e7, true, false},
+                  "The Reynolds number must be positive; beyond 1e7 a lattice resolving the boundary layer does not "
+                  "fit in memory, and without a wall model the result would be wrong anyway."),
+         c.reynolds);
+
+  if (r.present() && !r.has("mach"))
+    r.missing("mach", "a number in (0, 0.3]", "Add physics.mach, e.g. 'mach: 0.1' (0.05-0.15 is typical).");
+  if (c.allow_high_mach) {
+    assign(r.number("mach", {0, 0.7, true, false},
+                    "Even with allow_high_mach the lattice's equilibrium is not valid beyond Ma = 0.7; lower it."),
+           c.mach);
+  } else {
+    assign(r.number("mach", {0, 0.3, true, false},
+                    "Lower the Mach number (compressibility errors grow as Ma^2), or set "
+                    "physics.allow_high_mach: true."),
+           c.mach);
+  }
+
+  assign(r.number("angle_of_attack_deg", {-90, 90}, "Give the angle in degrees between -90 and 90."),
+         c.angle_of_attack_deg);
+
+  const std::string example = dims == 2 ? "[1e-5, 0]" : "[1e-5, 0, 0]";
+  if (auto f = r.numbers("body_force", {-1e-2, 1e-2, true, true},
+                         "Body force is in lattice units (force per cell per step); |f| >= 0.01 drives the flow "
+                         "far past the lattice's speed limit. Typical values are 1e-6 to 1e-4.",
+                         example)) {
+    if (static_cast<int>(f->size()) != dims) {
+      r.problem("body_force",
+                std::to_string(dims) + " numbers for lattice.stencil " + stencil_name(c.stencil),
+                std::to_string(f->size()) + " numbers", "Give one component per direction, e.g. " + example + ".");
+    } else {
+      for (int i = 0; i < dims; ++i) c.body_force[i] = (*f)[i];
+    }
+  }
+}
+
+// Two entries for D2Q9 (x, y), three for 3D stencils (x, y, z).
+void read_domain(const SectionReader& r, Case& c) {
+  const int dims = dimensions(c.stencil);
+  const std::string stencil = stencil_name(c.stencil);
+  if (dims == 3) {  // the 2D defaults plus a span as wide as the domain is high
+    c.size_chords = {12, 6, 6};
+    c.body_position_chords = {3, 3, 3};
+  }
+  const auto read_vector = [&](std::string_view key, const Range& each, std::string_view hint, std::string_view example,
+                               std::array<double, 3>& dst) {
+    const auto v = r.numbers(key, each, hint, example);
+    if (!v) return;
+    if (static_cast<int>(v->size()) != dims) {
+      const std::string fix =
+          dims == 2 ? "Give 2 numbers (x, y), or choose a 3D stencil (D3Q19 or D3Q27) in lattice.stencil."
+                    : "Give 3 numbers (x, y, z; z is the span), or use lattice.stencil D2Q9 for a 2D run.";
+      r.problem(
+          key,
+          std::to_string(dims) + " numbers (" + (dims == 2 ? "x, y" : "x, y, z") + ") for lattice.stencil " + stencil,
+          std::to_string(v->size()) + (v->size() == 1 ? " number" : " numbers"), fix);
+      return;
+    }
+    for (int i = 0; i < dims; ++i) dst[i] = (*v)[i];
+  };
+  read_vector("size_chords", {0, kInf, true, false}, "Domain sizes are in reference lengths and must be positive.",
+              dims == 2 ? "[12, 6]" : "[12, 6, 2]", c.size_chords);
+  read_vector("body_position_chords", {}, "", dims == 2 ? "[3, 3]" : "[3, 3, 1]", c.body_position_chords);
+  if (dims == 2) {
+    // A 2D run is one cell thick; the body's pivot sits in the middle of that layer.
+    c.size_chords[2] = 1.0 / c.chord_cells;
+    c.body_position_chords[2] = 0.5 / c.chord_cells;
+  }
+}
+
+void read_lattice(const SectionReader& r, Case& c) {
+  if (auto s = r.choice("stencil"))
+    c.stencil = *s == "D2Q9" ? Stencil::D2Q9 : *s == "D3Q19" ? Stencil::D3Q19 : Stencil::D3Q27;
+  if (auto s = r.choice("collision")) c.collision = *s == "bgk" ? Collision::BGK : Collision::TRT;
+  if (auto s = r.choice("precision"))
+    c.precision = *s == "fp32" ? Precision::FP32 : *s == "fp64" ? Precision::FP64 : Precision::FP16S;
+  assign(r.choice("kernel"), c.kernel);
+  assign(r.number("trt_magic", {0, 1, true, false},
+                  "The TRT magic parameter is (0, 1]; 3/16 = 0.1875 puts bounce-back walls exactly half-way, 1/4 "
+                  "gives the most stable scheme."),
+         c.trt_magic);
+  assign(r.number("tau_min", {0.5, 2, true, false},
+                  "τ = 0.5 is zero viscosity (always unstable); 0.505 is a common safety margin."),
+         c.tau_min);
+  const SectionReader les = r.sub("les");
+  assign(les.choice("model"), c.les_model);
+  assign(les.number("constant", {0, 0.5, true, false},
+                    "The Smagorinsky constant is usually 0.1-0.2; larger values damp the flow heavily."),
+         c.les_constant);
+}
+
+void read_boundaries(const SectionReader& r, Case& c) {
+  if (auto s = r.choice("inlet")) c.inlet = *s == "periodic" ? FaceBC::Periodic : FaceBC::Velocity;
+  if (auto s = r.choice("outlet")) c.outlet = *s == "periodic" ? FaceBC::Periodic : FaceBC::Pressure;
+  if (auto s = r.choice("lateral"))
+    c.lateral = *s == "slip" ? FaceBC::Slip : *s == "wall" ? FaceBC::Wall : FaceBC::Periodic;
+  if (auto s = r.choice("wall")) c.wall = *s == "halfway" ? WallModel::HalfwayBounceBack : WallModel::Interpolated;
+  if (auto s = r.choice("inlet_profile"))
+    c.inlet_profile = *s == "parabolic" ? InletProfile::Parabolic : InletProfile::Uniform;
+}
+
+void read_time(const SectionReader& r, Case& c) {
+  assign(r.number("convective_times", {0, kInf, true, false},
+                  "The run length is in convective times (reference lengths travelled by the inflow); give a "
+                  "positive number, or set time.steps."),
+         c.convective_times);
+  // Left out, the averaging window shrinks to fit a short run rather than making the default an error.
+  c.average_last = std::min(c.average_last, c.convective_times);
+  assign(r.number("average_last", {0, kInf}, "The averaging window is a non-negative number of convective times."),
+         c.average_last);
+  assign(r.integer("steps", {0, kInf}, "Use 0 to derive the length from time.convective_times."), c.steps);
+}
+
+void read_output(const SectionReader& out, const SectionReader& forces, const SectionReader& checkpoint, Case& c) {
+  assign(out.integer("every", {0, kInf}, "Use 0 for no field output, or a number of steps between frames."),
+         c.output_every);
+  assign(out.choice_list("fields"), c.fields);
+  assign(out.choice_list("formats"), c.formats);
+  assign(forces.integer("every", {1, kInf}, "Forces are sampled every N >= 1 steps; 10 is cheap and smooth."),
+         c.forces_every);
+  assign(checkpoint.integer("every", {0, kInf}, "Use 0 for no checkpoints, or a number of steps between them."),
+         c.checkpoint_every);
+}
+
+}  // namespace
+
+void read_sections(const SectionReader& root, const std::filesystem::path& case_file, Case& c) {
+  // Order matters: the stencil fixes how many entries vectors need; the geometry fixes the cell count that the
+  // 2D layer thickness is expressed in.
+  read_meta(root.sub("case"), case_file, c);
+  read_lattice(root.sub("lattice"), c);
+  read_physics(root.sub("physics"), dimensions(c.stencil), c);
+  read_geometry(root, case_file, c);
+  read_domain(root.sub("domain"), c);
+  read_boundaries(root.sub("boundaries"), c);
+  read_time(root.sub("time"), c);
+  read_output(root.sub("output"), root.sub("forces"), root.sub("checkpoint"), c);
+}
+
+}  // namespace aerolbm

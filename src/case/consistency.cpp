@@ -1,0 +1,133 @@
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "src/case/loader_steps.hpp"
+#include "src/case/units.hpp"
+
+namespace aerolbm {
+namespace {
+
+constexpr double kMaxCells = 4e9;
+constexpr std::int64_t kMinCellsPerAxis = 4;
+
+// Periodic wraps the x direction, so it joins the inlet face to the outlet face: one without the other is not a
+// boundary condition the solver can build.
+void check_periodic_pair(const SectionReader& b, const Case& c) {
+  const bool in = c.inlet == FaceBC::Periodic, out = c.outlet == FaceBC::Periodic;
+  if (in == out) return;
+  const char* key = in ? "inlet" : "outlet";
+  b.problem(
+      key, "boundaries.inlet and boundaries.outlet both periodic or neither",
+      std::string("inlet: ") + (in ? "periodic" : "velocity") + " with outlet: " + (out ? "periodic" : "pressure"),
+      "Periodic joins the inlet face to the outlet face; set both to periodic (flow driven by "
+      "physics.body_force) or neither.");
+}
+
+void check_average_window(const SectionReader& t, const Case& c) {
+  if (!t.has("average_last") || c.average_last <= c.convective_times) return;
+  t.problem("average_last", "at most time.convective_times = " + format_number(c.convective_times),
+            format_number(c.average_last), "Shorten the averaging window or lengthen the run.");
+}
+
+// The body (as a box around its outline at the angle of attack) must sit wholly inside the domain, or the
+// voxeliser would cut it at the boundary.
+void check_body_inside(const SectionReader& d, const Case& c) {
+  if (c.geometry == GeometryType::None) return;
+  const int dims = dimensions(c.stencil);
+  const auto& p = c.body_position_chords;
+  const auto& s = c.size_chords;
+  static constexpr const char* axis = "xyz";
+  for (int i = 0; i < dims; ++i) {
+    if (p[i] > 0 && p[i] < s[i]) continue;
+    d.problem("body_position_chords",
+              std::string("a position inside the domain, 0 < ") + axis[i] + " < " + format_number(s[i]) + " chords",
+              std::string(1, axis[i]) + " = " + format_number(p[i]),
+              "Positions are measured from the lower-left corner of the domain in reference lengths; the pivot "
+              "is the quarter chord for airfoils and the centre for a cylinder.");
+    return;
+  }
+  double x0, x1, y0, y1;
+  if (c.geometry == GeometryType::Cylinder) {
+    x0 = p[0] - 0.5, x1 = p[0] + 0.5, y0 = p[1] - 0.5, y1 = p[1] + 0.5;
+  } else {
+    // Chord line from 0.25 ahead of the pivot to 0.75 behind it, rotated either way (the sign convention is the
+    // geometry code's), widened by half the thickness.
+    const double a = c.angle_of_attack_deg * std::numbers::pi / 180.0;
+    const double half_t = c.geometry == GeometryType::Naca4 ? std::stoi(c.naca_code.substr(2)) / 200.0 : 0.0;
+    const double ca = std::abs(std::cos(a)), sa = std::abs(std::sin(a));
+    x0 = p[0] - 0.25 * ca - half_t * sa, x1 = p[0] + 0.75 * ca + half_t * sa;
+    y0 = p[1] - 0.75 * sa - half_t * ca, y1 = p[1] + 0.75 * sa + half_t * ca;
+  }
+  if (x0 > 0 && x1 < s[0] && y0 > 0 && y1 < s[1]) return;
+  d.problem("body_position_chords",
+            "a body inside the domain [0, " + format_number(s[0]) + "] x [0, " + format_number(s[1]) + "] chords",
+            "a body spanning x " + format_significant(x0) + " to " + format_significant(x1) + ", y " +
+                format_significant(y0) + " to " + format_significant(y1),
+            "Move the body (domain.body_position_chords) or enlarge domain.size_chords; a few chords of fluid "
+            "on every side keep the boundaries from disturbing the flow.");
+}
+
+void check_grid(const SectionReader& d, const Case& c, const LatticeUnits& u) {
+  const bool three_d = dimensions(c.stencil) == 3;
+  const double cells = double(u.nx) * double(u.ny) * double(u.nz);
+  const bool too_thin = u.nx < kMinCellsPerAxis || u.ny < kMinCellsPerAxis || (three_d && u.nz < kMinCellsPerAxis);
+  if (!too_thin && cells <= kMaxCells) return;
+  std::string grid = std::to_string(u.nx) + " x " + std::to_string(u.ny);
+  if (three_d) grid += " x " + std::to_string(u.nz);
+  grid += " = " + format_significant(cells, 4) + " cells";
+  d.problem("size_chords", "a grid of at least 4 cells per direction and at most 4e9 cells in all", grid,
+            too_thin ? "Enlarge domain.size_chords or raise the cells per reference length."
+                     : "Shrink domain.size_chords or lower the cells per reference length (geometry.chord_cells); "
+                       "4e9 cells is beyond any single GPU's memory.");
+}
+
+// Rounded to `digits` significant figures towards the safe side, so the advice never lands just short of the limit.
+double round_up(double x, int digits) {
+  const double step = std::pow(10.0, std::floor(std::log10(x)) - (digits - 1));
+  return std::ceil(x / step) * step;
+}
+double round_down(double x, int digits) {
+  const double step = std::pow(10.0, std::floor(std::log10(x)) - (digits - 1));
+  return std::floor(x / step) * step;
+}
+
+// τ = 3ν + 1/2 with ν = u L / Re: too close to 1/2 and the collision amplifies errors instead of damping them.
+void check_stability(const SectionReader& physics, const Case& c, const LatticeUnits& u) {
+  if (u.tau > c.tau_min) return;
+  const double nu_min = (c.tau_min - 0.5) / 3.0;
+  // The three ways out, each with the others held fixed; the factor keeps the advice off the exact limit
+  // (τ must exceed tau_min, not equal it).
+  const double margin = 1.0001;
+  const double cells_needed = std::ceil(nu_min * c.reynolds / u.u_lattice * margin);
+  const double mach_needed = round_up(nu_min * c.reynolds / c.chord_cells * std::sqrt(3.0) * margin, 3);
+  const double re_allowed = round_down(u.u_lattice * c.chord_cells / nu_min / margin, 4);
+  std::string hint = "Use more cells per reference length (geometry." +
+                     std::string(c.geometry == GeometryType::Cylinder ? "diameter_cells"
+                                 : c.geometry == GeometryType::None   ? "reference_cells"
+                                                                      : "chord_cells") +
+                     " >= " + format_number(cells_needed) + ")";
+  if (mach_needed <= (c.allow_high_mach ? 0.7 : 0.3))
+    hint += ", a higher Mach number (physics.mach >= " + format_significant(mach_needed, 3) + ")";
+  hint += " or a lower Reynolds number (physics.reynolds <= " + format_significant(re_allowed, 4) +
+          "); lattice.tau_min lowers the margin at your own risk.";
+  physics.problem("reynolds", "a relaxation time τ > lattice.tau_min = " + format_number(c.tau_min),
+                  "τ = " + format_significant(u.tau, 6) + " (ν = " + format_significant(u.nu_lattice, 4) +
+                      " in lattice units from Re = " + format_number(c.reynolds) + ", Ma = " + format_number(c.mach) +
+                      ", L = " + format_number(c.chord_cells) + " cells)",
+                  hint);
+}
+
+}  // namespace
+
+void check_consistency(const SectionReader& root, const Case& c) {
+  check_periodic_pair(root.sub("boundaries"), c);
+  check_average_window(root.sub("time"), c);
+  const SectionReader domain = root.sub("domain");
+  check_body_inside(domain, c);
+  const LatticeUnits u = lattice_units(c);
+  check_grid(domain, c, u);
+  check_stability(root.sub("physics"), c, u);
+}
+
+}  // namespace aerolbm

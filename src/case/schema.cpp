@@ -1,0 +1,125 @@
+#include "src/case/schema.hpp"
+
+namespace aerolbm {
+namespace {
+
+using K = ValueKind;
+
+KeySpec leaf(std::string name, ValueKind kind, std::vector<std::string> choices = {}) {
+  return KeySpec{std::move(name), kind, std::move(choices), {}};
+}
+
+KeySpec section(std::string name, std::vector<KeySpec> keys) {
+  return KeySpec{std::move(name), K::Mapping, {}, std::move(keys)};
+}
+
+KeySpec build_schema() {
+  return section(
+      "",
+      {
+          leaf("schema_version", K::Integer),
+          section("case", {leaf("name", K::String), leaf("description", K::String)}),
+          section("physics",
+                  {leaf("reynolds", K::Number), leaf("mach", K::Number), leaf("angle_of_attack_deg", K::Number),
+                   leaf("allow_high_mach", K::Boolean), leaf("body_force", K::NumberList)}),
+          // One table for every geometry type; which keys a given type accepts is checked in case_sections.cpp.
+          section("geometry", {leaf("type", K::Choice, {"naca4", "selig", "cylinder", "none"}), leaf("code", K::String),
+                               leaf("file", K::String), leaf("chord_cells", K::Number),
+                               leaf("diameter_cells", K::Number), leaf("reference_cells", K::Number)}),
+          section("domain", {leaf("size_chords", K::NumberList), leaf("body_position_chords", K::NumberList)}),
+          section("lattice",
+                  {leaf("stencil", K::Choice, {"D2Q9", "D3Q19", "D3Q27"}), leaf("collision", K::Choice, {"bgk", "trt"}),
+                   leaf("precision", K::Choice, {"fp32", "fp64", "fp16s"}),
+                   leaf("kernel", K::Choice, {"auto", "pull", "aa", "tiled"}), leaf("trt_magic", K::Number),
+                   leaf("tau_min", K::Number),
+                   section("les", {leaf("model", K::Choice, {"none", "smagorinsky"}), leaf("constant", K::Number)})}),
+          section("boundaries", {leaf("inlet", K::Choice, {"velocity", "periodic"}),
+                                 leaf("outlet", K::Choice, {"pressure", "periodic"}),
+                                 leaf("lateral", K::Choice, {"slip", "wall", "periodic"}),
+                                 leaf("wall", K::Choice, {"halfway", "interpolated"}),
+                                 leaf("inlet_profile", K::Choice, {"uniform", "parabolic"})}),
+          section("time",
+                  {leaf("convective_times", K::Number), leaf("average_last", K::Number), leaf("steps", K::Integer)}),
+          section("output", {leaf("every", K::Integer),
+                             leaf("fields", K::ChoiceList, {"velocity", "pressure", "density", "vorticity", "mask"}),
+                             leaf("formats", K::ChoiceList, {"hdf5", "vtk"})}),
+          section("forces", {leaf("every", K::Integer)}),
+          section("checkpoint", {leaf("every", K::Integer)}),
+      });
+}
+
+void collect_paths(const KeySpec& spec, const std::string& prefix, std::vector<std::string>& out) {
+  for (const auto& k : spec.keys) {
+    const std::string path = prefix.empty() ? k.name : prefix + "." + k.name;
+    if (k.kind == K::Mapping)
+      collect_paths(k, path, out);
+    else
+      out.push_back(path);
+  }
+}
+
+}  // namespace
+
+const KeySpec* KeySpec::find(std::string_view key) const {
+  for (const auto& k : keys)
+    if (k.name == key) return &k;
+  return nullptr;
+}
+
+std::vector<std::string> KeySpec::key_names() const {
+  std::vector<std::string> out;
+  for (const auto& k : keys) out.push_back(k.name);
+  return out;
+}
+
+const KeySpec& case_schema() {
+  static const KeySpec schema = build_schema();
+  return schema;
+}
+
+const KeySpec* find_key_spec(std::string_view dotted_path) {
+  const KeySpec* cur = &case_schema();
+  std::size_t start = 0;
+  while (cur) {
+    const std::size_t dot = dotted_path.find('.', start);
+    cur = cur->find(dotted_path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    if (dot == std::string_view::npos) return cur;
+    start = dot + 1;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> all_key_paths() {
+  std::vector<std::string> out;
+  collect_paths(case_schema(), "", out);
+  return out;
+}
+
+std::string canonical_override_path(std::string_view dotted_path) {
+  constexpr std::string_view alias = "flow";
+  if (dotted_path == alias) return "physics";
+  if (dotted_path.starts_with(alias) && dotted_path.size() > alias.size() && dotted_path[alias.size()] == '.')
+    return "physics" + std::string(dotted_path.substr(alias.size()));
+  return std::string(dotted_path);
+}
+
+std::vector<std::string> sections_with_key(std::string_view key) {
+  std::vector<std::string> out;
+  std::vector<std::string> paths = all_key_paths();
+  for (const auto& p : paths) {
+    const std::size_t dot = p.rfind('.');
+    if (dot != std::string::npos && p.substr(dot + 1) == key) out.push_back(p.substr(0, dot));
+  }
+  return out;
+}
+
+std::string join_words(const std::vector<std::string>& words, std::string_view last_separator) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (i > 0) out += (i + 1 == words.size()) ? std::string(last_separator) : std::string(", ");
+    out += words[i];
+  }
+  return out;
+}
+
+}  // namespace aerolbm

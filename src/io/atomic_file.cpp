@@ -1,0 +1,73 @@
+#include "src/io/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace aerolbm {
+namespace {
+
+[[noreturn]] void fail(const std::filesystem::path& path, const char* operation, int err) {
+  throw std::runtime_error("cannot write '" + path.string() + "': " + operation + " failed: " + std::strerror(err));
+}
+
+// Closes and removes the temp file unless the rename went through, so a failure leaves no stray .tmp.
+struct TempFile {
+  std::string name;
+  int fd = -1;
+  bool renamed = false;
+  ~TempFile() {
+    if (fd >= 0) ::close(fd);
+    if (!renamed) ::unlink(name.c_str());
+  }
+};
+
+}  // namespace
+
+void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
+  TempFile tmp;
+  tmp.name = path.string() + ".tmp";
+  tmp.fd = ::open(tmp.name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (tmp.fd < 0) fail(path, "open of temp file", errno);
+
+  const char* data = content.data();
+  std::size_t left = content.size();
+  while (left > 0) {
+    const ssize_t n = ::write(tmp.fd, data, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail(path, "write", errno);
+    }
+    data += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  // Without fsync the rename can reach the disk before the data, and a power cut leaves an empty file.
+  if (::fsync(tmp.fd) != 0) fail(path, "fsync", errno);
+  const int fd = tmp.fd;
+  tmp.fd = -1;
+  if (::close(fd) != 0) fail(path, "close", errno);
+  if (::rename(tmp.name.c_str(), path.c_str()) != 0) fail(path, "rename", errno);
+  tmp.renamed = true;
+
+  // Persist the directory entry too; best effort, since some file systems refuse fsync on directories.
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+void fsync_file(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(path, "open for fsync", errno);
+  const int rc = ::fsync(fd);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0) fail(path, "fsync", err);
+}
+
+}  // namespace aerolbm

@@ -1,0 +1,40 @@
+#pragma once
+// RUN/forces.csv: the force history a run produces every K steps. Lines are flushed one by one so that a run
+// killed at any moment leaves a file of complete lines that pandas/numpy read without cleanup.
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace aerolbm {
+
+class ForcesCsv {
+ public:
+  // Creates (truncates) `path` and writes one '# key: value' line per header entry (reference values, units),
+  // then the column line: step,time,Fx,Fy,Cd,Cl (dims 2) or step,time,Fx,Fy,Fz,Cd,Cl,Cs (dims 3).
+  // Throws std::invalid_argument for dims other than 2 or 3, std::runtime_error (with the path) on I/O failure.
+  ForcesCsv(std::filesystem::path path, const std::vector<std::pair<std::string, std::string>>& header, int dims);
+
+  // One complete line, 9 significant digits (float-exact), flushed to the OS. In 2D force[2] and cs are ignored.
+  void append(std::int64_t step, double time, const std::array<double, 3>& force, double cd, double cl,
+              double cs = 0.0);
+
+  const std::filesystem::path& path() const { return path_; }
+  int dims() const { return dims_; }
+
+ private:
+  void put(const std::string& text);  // write + fflush, throws on failure
+
+  struct Closer {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+  std::filesystem::path path_;
+  int dims_;
+  std::unique_ptr<std::FILE, Closer> file_;
+};
+
+}  // namespace aerolbm

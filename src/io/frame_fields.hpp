@@ -1,0 +1,34 @@
+#pragma once
+// The fields of a Frame as the writers see them: one list, so that HDF5 dataset names, XDMF attributes and VTK
+// array names cannot drift apart, and so that sizes are checked once before any byte is written.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/io/frame.hpp"
+
+namespace aerolbm {
+
+enum class FieldType { Float32, UInt8 };
+
+struct FieldView {
+  std::string name;     // "velocity", "pressure", "density", "vorticity", "mask"
+  std::string units;    // stored as the `units` attribute
+  int components = 1;   // 1 or 3 (interleaved)
+  FieldType type = FieldType::Float32;
+  const void* data = nullptr;
+  std::size_t values = 0;  // cells * components
+};
+
+// Throws std::invalid_argument unless nx, ny, nz >= 1 and origin/spacing are finite with spacing > 0.
+void check_grid(const GridInfo& grid);
+
+// The fields present in `frame`, in a fixed order. Throws std::invalid_argument (naming the field, the expected
+// and the actual size) when an array does not match the grid, or when the time is not finite.
+std::vector<FieldView> present_fields(const Frame& frame, const GridInfo& grid);
+
+// Zero-padded frame counter, at least 6 digits: 123 -> "000123". Throws std::invalid_argument if negative.
+std::string frame_number(std::int64_t counter);
+
+}  // namespace aerolbm

@@ -1,0 +1,176 @@
+// RUN/vtk/fields_000123.vti + RUN/fields.pvd. Each .vti is a vtkImageData with point arrays named like the
+// HDF5 datasets, plus field data (step, TimeValue, run attributes) so a single file opened alone explains itself.
+#include <vtkCallbackCommand.h>
+#include <vtkCommand.h>
+#include <vtkDoubleArray.h>
+#include <vtkErrorCode.h>
+#include <vtkExecutive.h>
+#include <vtkFieldData.h>
+#include <vtkFloatArray.h>
+#include <vtkImageData.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkStringArray.h>
+#include <vtkTypeInt64Array.h>
+#include <vtkUnsignedCharArray.h>
+#include <vtkXMLImageDataWriter.h>
+
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "src/io/atomic_file.hpp"
+#include "src/io/field_writer.hpp"
+#include "src/io/frame_fields.hpp"
+#include "src/io/pvd_writer.hpp"
+
+namespace aerolbm {
+namespace {
+
+// With an ErrorEvent observer VTK hands the message to us instead of printing it, so it ends up in the
+// exception a person reads. VTK prefixes "ERROR: In <source>, line N\n<class> (0x...): "; only the rest is kept.
+void collect_vtk_error(vtkObject*, unsigned long, void* client, void* call) {
+  auto* out = static_cast<std::string*>(client);
+  if (!call) return;
+  std::string msg = static_cast<const char*>(call);
+  const std::size_t at = msg.find("): ");
+  if (at != std::string::npos) msg.erase(0, at + 3);
+  while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+  if (!out->empty()) *out += "; ";
+  *out += msg;
+}
+
+// The pipeline executive repeats every writer failure as a generic "returned failure for request" dump.
+void ignore_vtk_error(vtkObject*, unsigned long, void*, void*) {}
+
+class VtkWriter final : public FieldWriter {
+ public:
+  VtkWriter(const std::filesystem::path& run_dir, const GridInfo& grid, const Attributes& attributes);
+  void write(const Frame& frame) override;
+
+ private:
+  void add_run_attributes(vtkFieldData* fd) const;
+
+  std::filesystem::path run_dir_;
+  GridInfo grid_;
+  Attributes attributes_;
+  std::int64_t counter_ = 0;
+  std::vector<PvdEntry> entries_;  // finished frames, for regenerating the .pvd
+};
+
+VtkWriter::VtkWriter(const std::filesystem::path& run_dir, const GridInfo& grid, const Attributes& attributes)
+    : run_dir_(run_dir), grid_(grid), attributes_(attributes) {
+  check_grid(grid);
+  create_output_folder(run_dir_ / "vtk");
+  // Replace any .pvd from an earlier run in this folder, which would list .vti files this run will overwrite.
+  write_pvd(run_dir_ / "fields.pvd", entries_);
+}
+
+void VtkWriter::add_run_attributes(vtkFieldData* fd) const {
+  for (const auto& [name, value] : attributes_.numbers) {
+    vtkNew<vtkDoubleArray> a;
+    a->SetName(name.c_str());
+    a->InsertNextValue(value);
+    fd->AddArray(a);
+  }
+  for (const auto& [name, value] : attributes_.strings) {
+    vtkNew<vtkStringArray> a;
+    a->SetName(name.c_str());
+    a->InsertNextValue(value);
+    fd->AddArray(a);
+  }
+}
+
+void VtkWriter::write(const Frame& frame) {
+  const std::vector<FieldView> fields = present_fields(frame, grid_);
+  const std::string file = "vtk/fields_" + frame_number(counter_) + ".vti";
+  const std::filesystem::path path = run_dir_ / file;
+  const std::filesystem::path tmp = path.string() + ".tmp";
+
+  vtkNew<vtkImageData> image;
+  image->SetExtent(0, static_cast<int>(grid_.nx - 1), 0, static_cast<int>(grid_.ny - 1), 0,
+                   static_cast<int>(grid_.nz - 1));
+  image->SetOrigin(grid_.origin.data());
+  image->SetSpacing(grid_.spacing.data());
+  for (const FieldView& f : fields) {
+    // The arrays borrow the frame's memory (save = 1: VTK never frees or modifies it while writing), which
+    // avoids a second copy of every 3D field on the output thread.
+    if (f.type == FieldType::UInt8) {
+      vtkNew<vtkUnsignedCharArray> a;
+      a->SetNumberOfComponents(f.components);
+      a->SetArray(static_cast<unsigned char*>(const_cast<void*>(f.data)), static_cast<vtkIdType>(f.values), 1);
+      a->SetName(f.name.c_str());
+      image->GetPointData()->AddArray(a);
+    } else {
+      vtkNew<vtkFloatArray> a;
+      a->SetNumberOfComponents(f.components);
+      a->SetArray(static_cast<float*>(const_cast<void*>(f.data)), static_cast<vtkIdType>(f.values), 1);
+      a->SetName(f.name.c_str());
+      image->GetPointData()->AddArray(a);
+    }
+  }
+  if (image->GetPointData()->GetArray("velocity")) image->GetPointData()->SetActiveVectors("velocity");
+
+  vtkFieldData* fd = image->GetFieldData();
+  add_run_attributes(fd);
+  vtkNew<vtkTypeInt64Array> step;
+  step->SetName("step");
+  step->InsertNextValue(frame.step);
+  fd->AddArray(step);
+  vtkNew<vtkDoubleArray> time;  // "TimeValue" is the name ParaView's XML readers take as the dataset time
+  time->SetName("TimeValue");
+  time->InsertNextValue(frame.time);
+  fd->AddArray(time);
+
+  std::string vtk_messages;
+  vtkNew<vtkCallbackCommand> on_error;
+  on_error->SetCallback(collect_vtk_error);
+  on_error->SetClientData(&vtk_messages);
+
+  vtkNew<vtkCallbackCommand> on_pipeline_error;
+  on_pipeline_error->SetCallback(ignore_vtk_error);
+
+  vtkNew<vtkXMLImageDataWriter> writer;
+  writer->AddObserver(vtkCommand::ErrorEvent, on_error);
+  writer->GetExecutive()->AddObserver(vtkCommand::ErrorEvent, on_pipeline_error);
+  writer->SetInputData(image);
+  writer->SetFileName(tmp.c_str());
+  writer->SetDataModeToAppended();
+  writer->EncodeAppendedDataOff();  // raw binary: base64 would cost a third more disk
+  writer->SetCompressorTypeToZLib();
+  writer->SetHeaderTypeToUInt64();  // block sizes beyond 4 GiB for large 3D fields
+  const int ok = writer->Write();
+  const unsigned long code = writer->GetErrorCode();
+  if (ok != 1 || code != vtkErrorCode::NoError) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    std::string why = code != vtkErrorCode::NoError ? vtkErrorCode::GetStringFromErrorCode(code) : "Write() failed";
+    if (!vtk_messages.empty()) why += " (" + vtk_messages + ")";
+    throw std::runtime_error("cannot write '" + path.string() + "': VTK: " + why);
+  }
+  // Written under a temp name and renamed after fsync, so a .vti with the final name is always complete.
+  try {
+    fsync_file(tmp);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw;
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw std::runtime_error("cannot write '" + path.string() + "': rename failed: " + ec.message());
+
+  entries_.push_back({frame.time, file});
+  ++counter_;
+  write_pvd(run_dir_ / "fields.pvd", entries_);
+}
+
+}  // namespace
+
+std::unique_ptr<FieldWriter> make_vtk_writer(const std::filesystem::path& run_dir, const GridInfo& grid,
+                                             const Attributes& attributes) {
+  return std::make_unique<VtkWriter>(run_dir, grid, attributes);
+}
+
+}  // namespace aerolbm

@@ -1,0 +1,16 @@
+// CPU-only builds: the CUDA entry points exist and report that there is no CUDA backend.
+#ifndef AEROLBM_HAVE_CUDA
+#include <stdexcept>
+
+#include "kernels/backend.hpp"
+
+namespace aerolbm {
+
+int cuda_device_count() { return 0; }
+std::string cuda_device_summary() { return "this build has no CUDA backend (no CUDA compiler at configure time)"; }
+std::unique_ptr<Backend> make_cuda_backend(const BackendConfig&, const DomainData&, const PhysicsParams&) {
+  throw std::runtime_error(cuda_device_summary());
+}
+
+}  // namespace aerolbm
+#endif

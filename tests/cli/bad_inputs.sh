@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Bad input stops before anything runs: exit status 2, a message naming the file/line/key, and no run folder.
+set -u
+SRC=$1
+BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fail=0
+
+expect_bad() {  # name, expected substring, args...
+  local name=$1 want=$2
+  shift 2
+  local out
+  out=$("$BIN" "$@" 2>&1)
+  local rc=$?
+  if [ $rc -ne 2 ]; then
+    echo "FAIL $name: exit status $rc, expected 2"; echo "$out"; fail=1; return
+  fi
+  if ! grep -qiF -- "$want" <<<"$out"; then
+    echo "FAIL $name: message lacks '$want':"; echo "$out"; fail=1; return
+  fi
+  if [ -e "$WORK/out" ]; then
+    echo "FAIL $name: a run folder was created"; fail=1; rm -rf "$WORK/out"; return
+  fi
+  echo "ok   $name"
+}
+
+good=$SRC/cases/naca0012_re1000_aoa5.yaml
+sed 's/reynolds: 1000/reynols: 1000/' "$good" > "$WORK/typo.yaml"
+sed 's/mach: 0.15/mach: fast/' "$good" > "$WORK/type.yaml"
+sed 's/chord_cells: 64/chord_cells: 8/' "$good" > "$WORK/unstable.yaml"
+printf 'schema_version: 1\nphysics: {reynolds: 100\n' > "$WORK/syntax.yaml"
+
+expect_bad unknown_key       "did you mean 'reynolds'"     run "$WORK/typo.yaml" -o "$WORK/out"
+expect_bad wrong_type        "physics.mach"                run "$WORK/type.yaml" -o "$WORK/out"
+expect_bad unstable_tau      "tau"                         run "$WORK/unstable.yaml" -o "$WORK/out"
+expect_bad yaml_syntax       "syntax.yaml"                 run "$WORK/syntax.yaml" -o "$WORK/out"
+expect_bad missing_file      "no_such_case.yaml"           run "$WORK/no_such_case.yaml" -o "$WORK/out"
+expect_bad high_mach         "allow_high_mach"             run "$good" --set physics.mach=0.4 -o "$WORK/out"
+expect_bad bad_override      "physics.reynold"             run "$good" --set physics.reynold=5 -o "$WORK/out"
+expect_bad out_of_range      "angle_of_attack_deg"         run "$good" --set flow.angle_of_attack_deg=120 -o "$WORK/out"
+expect_bad body_outside      "body_position_chords"        run "$good" --set domain.body_position_chords=[0.1,2.5] -o "$WORK/out"
+expect_bad bad_backend       "backend"                     run "$good" --backend gpu -o "$WORK/out"
+touch "$WORK/file"
+expect_bad unwritable_output "not a directory"             run "$good" -o "$WORK/file"
+chmod 0555 "$WORK" 2>/dev/null
+if [ "$(id -u)" != 0 ]; then
+  expect_bad readonly_output "not writable"                run "$good" -o "$WORK/out"
+fi
+chmod 0755 "$WORK"
+expect_bad check_bad         "did you mean"                check "$WORK/typo.yaml"
+"$BIN" check "$good" >/dev/null 2>&1 || { echo "FAIL check on the default case"; fail=1; }
+exit $fail

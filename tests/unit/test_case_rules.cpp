@@ -1,0 +1,225 @@
+// Values of the right type that break a rule: ranges, enumerations, NACA codes, airfoil files, list lengths for
+// the stencil, and the rules that tie several keys together (periodic pairs, body inside the domain, τ).
+#include <gtest/gtest.h>
+
+#include "src/case/case.hpp"
+#include "src/case/units.hpp"
+#include "tests/unit/test_case_util.hpp"
+
+namespace aerolbm {
+namespace {
+
+using case_test::Contains;
+using case_test::load_error;
+using case_test::sketch_with;
+using case_test::TempDir;
+
+// Loads the sketch with one line replaced and returns the error message.
+std::string sketch_error(int line, const std::string& replacement, std::string* file_out = nullptr) {
+  static int n = 0;
+  TempDir dir;
+  const auto file = dir.write("rule" + std::to_string(n++) + ".yaml", sketch_with(line, replacement));
+  if (file_out) *file_out = file.string();
+  return load_error(file);
+}
+
+TEST(CaseRules, MachAboveLimitNamesTheFlag) {
+  std::string file;
+  const std::string msg = sketch_error(3, "physics: {reynolds: 1000, mach: 0.45}", &file);
+  EXPECT_EQ(msg, file +
+                     ":3: physics.mach: expected a number in (0, 0.3], got 0.45. Lower the Mach number "
+                     "(compressibility errors grow as Ma^2), or set physics.allow_high_mach: true.");
+}
+
+TEST(CaseRules, MachNeverAboveSevenTenths) {
+  const std::string msg = sketch_error(3, "physics: {reynolds: 1000, mach: 0.8, allow_high_mach: true}");
+  EXPECT_TRUE(Contains(msg, ":3: physics.mach: expected a number in (0, 0.7], got 0.8."));
+}
+
+TEST(CaseRules, OutOfRangeValuesGiveTheRange) {
+  EXPECT_TRUE(Contains(sketch_error(3, "physics: {reynolds: 0, mach: 0.1}"),
+                       ":3: physics.reynolds: expected a number in (0, 1e7], got 0."));
+  EXPECT_TRUE(Contains(sketch_error(3, "physics: {reynolds: 2e7, mach: 0.1}"),
+                       ":3: physics.reynolds: expected a number in (0, 1e7], got 2e7."));
+  EXPECT_TRUE(Contains(sketch_error(3, "physics: {reynolds: 1000, mach: 0.1, angle_of_attack_deg: 95}"),
+                       ":3: physics.angle_of_attack_deg: expected a number in [-90, 90], got 95."));
+  EXPECT_TRUE(Contains(sketch_error(3, "physics: {reynolds: 1000, mach: 0.1, body_force: [0.02, 0]}"),
+                       ":3: physics.body_force[0]: expected a number in (-0.01, 0.01), got 0.02."));
+  EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: naca4, code: \"0012\", chord_cells: 4}"),
+                       ":4: geometry.chord_cells: expected a number in [8, 100000], got 4."));
+  EXPECT_TRUE(Contains(sketch_error(6, "lattice: {trt_magic: 0}"),
+                       ":6: lattice.trt_magic: expected a number in (0, 1], got 0."));
+  EXPECT_TRUE(Contains(sketch_error(6, "lattice: {tau_min: 0.5}"),
+                       ":6: lattice.tau_min: expected a number in (0.5, 2], got 0.5."));
+  EXPECT_TRUE(Contains(sketch_error(6, "lattice: {les: {model: smagorinsky, constant: 0.6}}"),
+                       ":6: lattice.les.constant: expected a number in (0, 0.5], got 0.6."));
+  EXPECT_TRUE(Contains(sketch_error(8, "time: {convective_times: 0}"),
+                       ":8: time.convective_times: expected a number > 0, got 0."));
+  EXPECT_TRUE(Contains(sketch_error(8, "time: {steps: -5}"), ":8: time.steps: expected a whole number >= 0, got -5."));
+  EXPECT_TRUE(Contains(sketch_error(11, "checkpoint: {every: -1}"),
+                       ":11: checkpoint.every: expected a whole number >= 0, got -1."));
+  EXPECT_TRUE(Contains(sketch_error(5, "domain: {size_chords: [12, -6], body_position_chords: [3, 3]}"),
+                       ":5: domain.size_chords[1]: expected a number > 0, got -6."));
+}
+
+TEST(CaseRules, NonFiniteNumbersAreRefused) {
+  EXPECT_TRUE(Contains(sketch_error(3, "physics: {reynolds: .inf, mach: 0.1}"),
+                       ":3: physics.reynolds: expected a finite number in (0, 1e7], got .inf."));
+}
+
+TEST(CaseRules, BadEnumListsTheAllowedValues) {
+  const std::string msg = sketch_error(6, "lattice: {stencil: D2Q8, collision: mrt, precision: FP32}");
+  EXPECT_TRUE(Contains(msg,
+                       ":6: lattice.stencil: expected one of D2Q9, D3Q19 or D3Q27, got 'D2Q8'. "
+                       "Did you mean 'D2Q9'?"));
+  EXPECT_TRUE(Contains(msg, ":6: lattice.collision: expected one of bgk or trt, got 'mrt'."));
+  EXPECT_TRUE(Contains(msg,
+                       ":6: lattice.precision: expected one of fp32, fp64 or fp16s, got 'FP32'. "
+                       "Did you mean 'fp32'?"));
+  EXPECT_TRUE(Contains(sketch_error(7, "boundaries: {lateral: free}"),
+                       ":7: boundaries.lateral: expected one of slip, wall or periodic, got 'free'."));
+  EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: naca5, code: \"23012\"}"),
+                       ":4: geometry.type: expected one of naca4, selig, cylinder or none, got 'naca5'. "
+                       "Did you mean 'naca4'?"));
+}
+
+TEST(CaseRules, BadOrRepeatedListEntries) {
+  EXPECT_TRUE(Contains(sketch_error(9, "output: {fields: [velocity, vorticty]}"),
+                       ":9: output.fields[1]: expected one of velocity, pressure, density, vorticity or mask, got "
+                       "'vorticty'. Did you mean 'vorticity'?"));
+  EXPECT_TRUE(Contains(sketch_error(9, "output: {fields: [velocity, mask, velocity]}"),
+                       ":9: output.fields[2]: expected each entry at most once, got 'velocity' a second time."));
+  EXPECT_TRUE(Contains(sketch_error(9, "output: {formats: [hdf5, csv]}"),
+                       ":9: output.formats[1]: expected one of hdf5 or vtk, got 'csv'."));
+}
+
+TEST(CaseRules, CaseNameMustBeSafeForFileNames) {
+  EXPECT_TRUE(Contains(sketch_error(2, "case: {name: \"my case\"}"),
+                       ":2: case.name: expected a name made of letters, digits, '_', '.' and '-', got the quoted "
+                       "string \"my case\"."));
+}
+
+TEST(CaseRules, RequiredKeysAndSections) {
+  EXPECT_TRUE(Contains(sketch_error(3, "physics: {reynolds: 1000}"),
+                       ":3: physics.mach: expected a number in (0, 0.3], got nothing (the key is missing). Add "
+                       "physics.mach"));
+  EXPECT_TRUE(Contains(sketch_error(3, "# no physics"),
+                       ":1: physics: expected a 'physics' section with at least reynolds and mach, got nothing"));
+  EXPECT_TRUE(Contains(sketch_error(4, "# no geometry"), ":1: geometry: expected a 'geometry' section"));
+  EXPECT_TRUE(Contains(sketch_error(4, "geometry: {code: \"0012\"}"),
+                       ":4: geometry.type: expected one of naca4, selig, cylinder or none, got nothing"));
+}
+
+TEST(CaseRules, NacaCodeWrittenAsNumberAsksForQuotes) {
+  EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: naca4, code: 12}"),
+                       ":4: geometry.code: expected a 4-digit NACA code in quotes such as \"0012\" or \"2412\", got "
+                       "the number 12. YAML reads unquoted digits as a number and drops leading zeros; quote it: "
+                       "code: \"0012\"."));
+  EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: naca4, code: 2412}"), "quote it: code: \"2412\"."));
+}
+
+TEST(CaseRules, NacaCodeDigitsFollowTheSeries) {
+  EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: naca4, code: \"0050\"}"),
+                       ":4: geometry.code: expected thickness digits (the last two) from 01 to 40"));
+  EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: naca4, code: \"0000\"}"), "from 01 to 40"));
+  EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: naca4, code: \"0412\"}"),
+                       "both zero or both non-zero, got the quoted string \"0412\". Without camber the position "
+                       "digit must be 0: use \"0012\"."));
+  EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: naca4, code: \"2012\"}"), "e.g. \"2412\"."));
+  EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: naca4, code: \"NACA0012\"}"),
+                       "Write only the digits: code: \"0012\"."));
+  EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: naca4, code: \"123\"}"), "Give exactly four digits"));
+}
+
+TEST(CaseRules, KeysOfAnotherGeometryTypeAreRefused) {
+  const std::string msg = sketch_error(4, "geometry: {type: cylinder, chord_cells: 40, code: \"0012\"}");
+  EXPECT_TRUE(Contains(msg,
+                       ":4: geometry.chord_cells: expected only the keys of a cylinder geometry (type, "
+                       "diameter_cells), got 'chord_cells'. A cylinder's reference length is diameter_cells; "
+                       "rename it."));
+  EXPECT_TRUE(Contains(msg, "'code' belongs to geometry type naca4; remove it."));
+}
+
+TEST(CaseRules, MissingSeligFile) {
+  TempDir dir;
+  const auto file = dir.write("sel.yaml", sketch_with(4, "geometry: {type: selig, file: airfoils/nope.dat}"));
+  const std::string msg = load_error(file);
+  EXPECT_TRUE(Contains(msg, file.string() +
+                                ":4: geometry.file: expected an existing Selig .dat file, got no file "
+                                "at '" +
+                                (dir.path() / "airfoils/nope.dat").string() + "'."));
+  EXPECT_TRUE(Contains(msg, "relative paths start from the case file's folder"));
+  EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: selig}"), ":4: geometry.file: expected the path of a Selig"));
+}
+
+TEST(CaseRules, SeligFileThatIsAFolder) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path() / "airfoils");
+  const auto file = dir.write("sel.yaml", sketch_with(4, "geometry: {type: selig, file: airfoils}"));
+  EXPECT_TRUE(Contains(load_error(file), ":4: geometry.file: expected a Selig .dat file, got the folder"));
+}
+
+TEST(CaseRules, PeriodicMustPairInletAndOutlet) {
+  EXPECT_TRUE(Contains(sketch_error(7, "boundaries: {inlet: periodic}"),
+                       ":7: boundaries.inlet: expected boundaries.inlet and boundaries.outlet both periodic or "
+                       "neither, got inlet: periodic with outlet: pressure."));
+  EXPECT_TRUE(Contains(sketch_error(7, "boundaries: {outlet: periodic}"), ":7: boundaries.outlet: "));
+}
+
+TEST(CaseRules, VectorLengthsFollowTheStencil) {
+  EXPECT_TRUE(Contains(sketch_error(5, "domain: {size_chords: [12, 6, 2], body_position_chords: [3, 3]}"),
+                       ":5: domain.size_chords: expected 2 numbers (x, y) for lattice.stencil D2Q9, got 3 numbers. "
+                       "Give 2 numbers (x, y), or choose a 3D stencil"));
+  EXPECT_TRUE(Contains(sketch_error(6, "lattice: {stencil: D3Q27}"),
+                       ":5: domain.size_chords: expected 3 numbers (x, y, z) for lattice.stencil D3Q27, got 2 "
+                       "numbers."));
+  EXPECT_TRUE(Contains(sketch_error(3, "physics: {reynolds: 1000, mach: 0.1, body_force: [0, 0, 0]}"),
+                       ":3: physics.body_force: expected 2 numbers for lattice.stencil D2Q9, got 3 numbers."));
+}
+
+TEST(CaseRules, BodyMustSitInsideTheDomain) {
+  EXPECT_TRUE(Contains(sketch_error(5, "domain: {size_chords: [12, 6], body_position_chords: [13, 3]}"),
+                       ":5: domain.body_position_chords: expected a position inside the domain, 0 < x < 12 chords, "
+                       "got x = 13."));
+  // The pivot is inside but the leading edge (a quarter chord ahead) is not.
+  EXPECT_TRUE(Contains(sketch_error(5, "domain: {size_chords: [12, 6], body_position_chords: [0.2, 3]}"),
+                       ":5: domain.body_position_chords: expected a body inside the domain [0, 12] x [0, 6] chords"));
+}
+
+TEST(CaseRules, GridMustBeNeitherTinyNorHuge) {
+  EXPECT_TRUE(Contains(sketch_error(5, "domain: {size_chords: [12, 0.01], body_position_chords: [3, 0.005]}"),
+                       ":5: domain.size_chords: expected a grid of at least 4 cells per direction and at most 4e9 "
+                       "cells in all, got 1920 x 2 = 3840 cells."));
+  EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: naca4, code: \"0012\", chord_cells: 20000}"),
+                       "got 240000 x 120000 = 2.88e10 cells."));
+}
+
+TEST(CaseRules, AveragingWindowFitsTheRun) {
+  EXPECT_TRUE(Contains(sketch_error(8, "time: {convective_times: 4, average_last: 5}"),
+                       ":8: time.average_last: expected at most time.convective_times = 4, got 5."));
+}
+
+TEST(CaseRules, UnstableTauSaysWhatToChange) {
+  const std::string msg = sketch_error(3, "physics: {reynolds: 3000, mach: 0.05}");
+  // L = 160, u = 0.05/sqrt(3): ν = 0.0015396, τ = 0.504619 <= 0.505.
+  EXPECT_TRUE(Contains(msg,
+                       ":3: physics.reynolds: expected a relaxation time τ > lattice.tau_min = 0.505, got "
+                       "τ = 0.504619 (ν = 0.00154 in lattice units from Re = 3000, Ma = 0.05, L = 160 cells)."));
+  EXPECT_TRUE(Contains(msg, "geometry.chord_cells >= 174"));
+  EXPECT_TRUE(Contains(msg, "physics.mach >= 0.0542"));
+  EXPECT_TRUE(Contains(msg, "physics.reynolds <= 2771"));
+}
+
+TEST(CaseRules, StabilityAdviceIsEnough) {
+  // Each suggested change on its own must give τ > tau_min.
+  Case c;
+  c.reynolds = 3000, c.mach = 0.05, c.chord_cells = 174;
+  EXPECT_GT(lattice_units(c).tau, c.tau_min);
+  c.chord_cells = 160, c.mach = 0.0542;
+  EXPECT_GT(lattice_units(c).tau, c.tau_min);
+  c.mach = 0.05, c.reynolds = 2771;
+  EXPECT_GT(lattice_units(c).tau, c.tau_min);
+}
+
+}  // namespace
+}  // namespace aerolbm

@@ -1,0 +1,72 @@
+#pragma once
+// Drives a backend directly for validation: the case comes from a YAML file (plus overrides), the domain and the
+// backend are the same the `run` command builds, but nothing is written to disk.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/backend.hpp"
+#include "src/case/units.hpp"
+#include "src/geometry/make_body.hpp"
+#include "src/solver/domain.hpp"
+
+namespace aerolbm::testing {
+
+inline std::filesystem::path source_dir() { return AEROLBM_SOURCE_DIR; }
+
+inline std::filesystem::path write_temp_case(const std::string& name, const std::string& yaml) {
+  const auto dir = std::filesystem::temp_directory_path() / "aerolbm_validation";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / (name + ".yaml");
+  std::ofstream(path) << yaml;
+  return path;
+}
+
+struct Setup {
+  Case c;
+  LatticeUnits u;
+  std::unique_ptr<Body> body;
+  DomainData d;
+  PhysicsParams p;
+  std::unique_ptr<Backend> backend;
+
+  explicit Setup(const std::filesystem::path& file, const std::vector<std::string>& sets = {},
+                 const std::string& which = "cpu", int threads = 0) {
+    c = load_case(file, sets);
+    u = lattice_units(c);
+    body = make_body(c);
+    d = build_domain(c, u, body.get());
+    p = physics_params(c, u);
+    BackendConfig cfg;
+    cfg.stencil = c.stencil;
+    cfg.precision = c.precision;
+    cfg.kernel = c.kernel;
+    cfg.threads = threads;
+    backend = which == "cuda" ? make_cuda_backend(cfg, d, p) : make_cpu_backend(cfg, d, p);
+    backend->initialize(initial_velocity(c, u));
+  }
+
+  // Force coefficients with the reference values the solver uses (ρ = 1, mean inflow speed, reference length).
+  std::array<double, 3> coefficients() {
+    const auto F = backend->wall_force();
+    const double area = u.length_cells * (dimensions(c.stencil) == 3 ? double(u.nz) : 1.0);
+    const double k = 1.0 / (0.5 * u.u_lattice * u.u_lattice * area);
+    return {F[0] * k, F[1] * k, F[2] * k};
+  }
+};
+
+inline double relative_l2(const std::vector<float>& a, const std::vector<float>& b) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    num += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
+    den += double(b[i]) * b[i];
+  }
+  return std::sqrt(num / den);
+}
+
+}  // namespace aerolbm::testing
