@@ -34,8 +34,8 @@ class Backend {
   virtual std::string name() const = 0;    // "cpu" or "cuda"
   virtual std::string device() const = 0;  // human description of where it runs
   virtual std::string kernel() const = 0;  // kernel variant actually used
-  // Equilibrium at ρ = 1 and velocity u0 in every cell.
-  virtual void initialize(const std::array<double, 3>& u0) = 0;
+  // Equilibrium at ρ = 1 with the inflow profile in every fluid cell (rest when there is no inlet).
+  virtual void initialize() = 0;
   virtual void run(std::int64_t steps) = 0;
   // Force on the body (lattice units) by momentum exchange, for the current state.
   virtual std::array<double, 3> wall_force() = 0;

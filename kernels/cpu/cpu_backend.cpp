@@ -34,12 +34,10 @@ class CpuBackend final : public Backend {
   std::string device() const override { return std::to_string(threads_) + " OpenMP threads"; }
   std::string kernel() const override { return "pull (two lattices)"; }
 
-  void initialize(const std::array<double, 3>& u0) override {
-    const R u[3] = {R(u0[0]), R(u0[1]), R(u0[2])};
-    for (int i = 0; i < L::Q; ++i) {
-      const T v = T(initial_population<L, R>(i, u));
-      std::fill_n(a_.begin() + std::int64_t(i) * g_.cells, g_.cells, v);
-    }
+  void initialize() override {
+    const TwoLatticeAccess<T, R> acc{nullptr, a_.data(), g_.cells};
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (std::int64_t n = 0; n < g_.cells; ++n) initialize_cell<L, R>(g_, k_, acc, n);
     b_ = a_;
   }
 

@@ -24,12 +24,11 @@ __global__ void stream_collide_pull(GridView g, StepConstants<R> k, const T* __r
 }
 
 template <class L, class T, class R>
-__global__ void initialize_kernel(std::int64_t cells, T* f, R u0, R u1, R u2) {
+__global__ void initialize_kernel(GridView g, StepConstants<R> k, T* f) {
   const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (n >= cells) return;
-  const R u[3] = {u0, u1, u2};
-#pragma unroll
-  for (int i = 0; i < L::Q; ++i) f[std::int64_t(i) * cells + n] = T(initial_population<L, R>(i, u));
+  if (n >= g.cells) return;
+  const TwoLatticeAccess<T, R> acc{nullptr, f, g.cells};
+  initialize_cell<L, R>(g, k, acc, n);
 }
 
 template <class L, class T, class R>
@@ -107,9 +106,8 @@ class CudaBackend final : public Backend {
   std::string device() const override { return device_; }
   std::string kernel() const override { return "pull (two lattices)"; }
 
-  void initialize(const std::array<double, 3>& u0) override {
-    initialize_kernel<L, T, R><<<blocks_for(g_.cells, 256), 256>>>(g_.cells, a_.data(), R(u0[0]), R(u0[1]),
-                                                                    R(u0[2]));
+  void initialize() override {
+    initialize_kernel<L, T, R><<<blocks_for(g_.cells, 256), 256>>>(g_, k_, a_.data());
     AEROLBM_CUDA_LAUNCH_CHECK();
     AEROLBM_CUDA_CHECK(cudaMemcpy(b_.data(), a_.data(), a_.size() * sizeof(T), cudaMemcpyDeviceToDevice));
     AEROLBM_CUDA_CHECK(cudaDeviceSynchronize());

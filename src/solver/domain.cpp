@@ -135,9 +135,5 @@ PhysicsParams physics_params(const Case& c, const LatticeUnits& u) {
   return p;
 }
 
-std::array<double, 3> initial_velocity(const Case& c, const LatticeUnits& u) {
-  if (c.inlet == FaceBC::Velocity) return {u.u_lattice, 0.0, 0.0};
-  return {0.0, 0.0, 0.0};
-}
 
 }  // namespace aerolbm

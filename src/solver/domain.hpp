@@ -12,7 +12,4 @@ DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body);
 
 PhysicsParams physics_params(const Case& c, const LatticeUnits& u);
 
-// Initial velocity: the free stream for inflow cases, rest for periodic (body-force driven) ones.
-std::array<double, 3> initial_velocity(const Case& c, const LatticeUnits& u);
-
 }  // namespace aerolbm

@@ -76,7 +76,7 @@ Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Bod
   cfg.kernel = case_.kernel;
   cfg.threads = opt_.threads;
   backend_ = select_backend(opt_.backend, cfg, domain_, physics_params(case_, units_));
-  backend_->initialize(initial_velocity(case_, units_));
+  backend_->initialize();
 }
 
 Simulation::~Simulation() = default;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -27,7 +28,7 @@ inline std::filesystem::path write_temp_case(const std::string& name, const std:
   return path;
 }
 
-struct Setup {
+struct SolverSetup {
   Case c;
   LatticeUnits u;
   std::unique_ptr<Body> body;
@@ -35,8 +36,14 @@ struct Setup {
   PhysicsParams p;
   std::unique_ptr<Backend> backend;
 
-  explicit Setup(const std::filesystem::path& file, const std::vector<std::string>& sets = {},
-                 const std::string& which = "cpu", int threads = 0) {
+  // The backend comes from AEROLBM_TEST_BACKEND (cpu | cuda) unless given, so the GPU host can run the same
+  // validation on the CUDA backend.
+  explicit SolverSetup(const std::filesystem::path& file, const std::vector<std::string>& sets = {},
+                       std::string which = "", int threads = 0) {
+    if (which.empty()) {
+      const char* env = std::getenv("AEROLBM_TEST_BACKEND");
+      which = env ? env : "cpu";
+    }
     c = load_case(file, sets);
     u = lattice_units(c);
     body = make_body(c);
@@ -48,7 +55,7 @@ struct Setup {
     cfg.kernel = c.kernel;
     cfg.threads = threads;
     backend = which == "cuda" ? make_cuda_backend(cfg, d, p) : make_cpu_backend(cfg, d, p);
-    backend->initialize(initial_velocity(c, u));
+    backend->initialize();
   }
 
   // Force coefficients with the reference values the solver uses (ρ = 1, mean inflow speed, reference length).
