@@ -2,9 +2,11 @@
 # every non-system shared library they load in DIR/lib; the binaries find them through RPATH $ORIGIN/../lib.
 # The host that runs the bundle needs only glibc, libstdc++ and, for the CUDA backend, the NVIDIA driver.
 set(AEROLBM_BUNDLE_TARGETS aerolbm)
-if(TARGET gpu_tests)
-  list(APPEND AEROLBM_BUNDLE_TARGETS gpu_tests)
-endif()
+foreach(t gpu_tests validation_tests)
+  if(TARGET ${t})
+    list(APPEND AEROLBM_BUNDLE_TARGETS ${t})
+  endif()
+endforeach()
 install(TARGETS ${AEROLBM_BUNDLE_TARGETS} RUNTIME DESTINATION bin)
 
 set(_bundle_files "")

@@ -22,7 +22,7 @@ AEROLBM_HD_COLD R wall_value(const GridView& g, const StepConstants<R>& k, const
     // Bouzidi, q < ½: interpolate with the population leaving the fluid neighbour behind us.
     int y[3];
     bool ok = true;
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int a = 0; a < 3; ++a) {
       y[a] = x[a] + L::c(i, a);
       if (y[a] < 0 || y[a] >= g.n[a]) ok = false;
@@ -47,7 +47,7 @@ AEROLBM_HD_COLD R streamed_value(const GridView& g, const StepConstants<R>& k, c
   if (i == 0) return acc.get(0, n);
   int s[3] = {x[0] - L::c(i, 0), x[1] - L::c(i, 1), x[2] - L::c(i, 2)};
   int j = i;
-AEROLBM_UNROLL
+  AEROLBM_UNROLL
   for (int a = 0; a < L::D; ++a) {
     if (s[a] >= 0 && s[a] < g.n[a]) continue;
     const int face = 2 * a + (s[a] >= g.n[a] ? 1 : 0);
@@ -79,20 +79,21 @@ AEROLBM_HD void inlet_velocity(const GridView& g, const StepConstants<R>& k, con
       scale *= R(6) * zeta * (R(1) - zeta);
     }
   }
-AEROLBM_UNROLL
+  AEROLBM_UNROLL
   for (int a = 0; a < 3; ++a) u[a] = scale * k.u_inlet[a];
 }
 
 // Open boundary cell (inlet on the low-x face, outlet on the high-x face): the equilibrium for the boundary values
-// plus the non-equilibrium part of the interior neighbour. Inlet: prescribed velocity, density from the neighbour.
-// Outlet: ρ = 1, velocity from the neighbour (lets vortices leave with little reflection).
+// plus the non-equilibrium part of the interior neighbour. Inlet: prescribed velocity, density from the neighbour
+// (a fixed density there would forbid the pressure drop a channel needs). Outlet: ρ = 1, velocity from the
+// neighbour (lets vortices leave with little reflection).
 template <class L, class R, class Acc>
 AEROLBM_HD_COLD void open_boundary_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, const int (&x)[3],
                                    std::int64_t n, bool inlet) {
   const int nbx = inlet ? x[0] + 1 : x[0] - 1;
   const std::int64_t m = g.index(nbx, x[1], x[2]);
   R fn[L::Q];
-AEROLBM_UNROLL
+  AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) fn[i] = acc.get(i, m);
   const R minus_half[3] = {R(-0.5) * k.coll.force[0], R(-0.5) * k.coll.force[1], R(-0.5) * k.coll.force[2]};
   const Moments<L, R> mn = moments<L, R>(fn, minus_half);
@@ -107,7 +108,7 @@ AEROLBM_UNROLL
     ub[2] = mn.u[2];
     rb_s = 0;
   }
-AEROLBM_UNROLL
+  AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) {
     const R v = equilibrium_shifted<L, R>(i, rb_s, R(1) + rb_s, ub) + fn[i] -
                 equilibrium_shifted<L, R>(i, mn.rho_s, mn.rho, mn.u);

@@ -22,16 +22,16 @@ AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& a
   if (!edge && !(flag & cell::near_wall)) {
     // Interior: every neighbour exists and is fluid (or an open-boundary node).
     const std::int64_t sx = 1, sy = g.n[0], sz = std::int64_t(g.n[0]) * g.n[1];
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) {
       f[i] = acc.get(i, n - (L::c(i, 0) * sx + L::c(i, 1) * sy + L::c(i, 2) * sz));
     }
   } else {
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) f[i] = streamed_value<L, R>(g, k, acc, x, n, flag, i);
   }
   collide<L, R>(f, k.coll);
-AEROLBM_UNROLL
+  AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
 }
 
@@ -51,7 +51,7 @@ AEROLBM_HD_COLD void wall_force_cell(const GridView& g, const StepConstants<R>& 
   for (int i = 1; i < L::Q; ++i) {
     int s[3];
     bool inside = true;
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int a = 0; a < 3; ++a) {
       s[a] = x[a] - L::c(i, a);
       if (s[a] < 0 || s[a] >= g.n[a]) inside = false;
@@ -62,7 +62,7 @@ AEROLBM_UNROLL
     const double w = L::w(i);
     const double out = double(acc.get(ib, n)) + w;
     const double back = double(wall_value<L, R>(g, k, acc, x, n, flag, i)) + w;
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int a = 0; a < 3; ++a) force[a] += double(L::c(ib, a)) * (out + back);
   }
 }
@@ -72,7 +72,7 @@ AEROLBM_UNROLL
 template <class L, class R, class Acc>
 AEROLBM_HD void cell_macroscopic(const StepConstants<R>& k, const Acc& acc, std::int64_t n, R& rho, R (&u)[3]) {
   R f[L::Q];
-AEROLBM_UNROLL
+  AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) f[i] = acc.get(i, n);
   const R minus_half[3] = {R(-0.5) * k.coll.force[0], R(-0.5) * k.coll.force[1], R(-0.5) * k.coll.force[2]};
   const Moments<L, R> m = moments<L, R>(f, minus_half);

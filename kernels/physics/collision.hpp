@@ -47,7 +47,7 @@ AEROLBM_HD Moments<L, R> collide(R (&f)[L::Q], const CollisionConstants<R>& k) {
     if (k.has_force) src = R(L::w(0)) * (R(-3) * uF);
     f[0] = f[0] - wp * (f[0] - feq) + sp * src;
   }
-AEROLBM_UNROLL
+  AEROLBM_UNROLL
   for (int i = 1; i < L::Q; i += 2) {
     const int o = i + 1;
     const R feq_i = equilibrium_shifted<L, R>(i, m.rho_s, m.rho, m.u);
@@ -57,7 +57,7 @@ AEROLBM_UNROLL
     R srcp = 0, srcm = 0;
     if (k.has_force) {
       R cu = 0, cF = 0;
-AEROLBM_UNROLL
+      AEROLBM_UNROLL
       for (int a = 0; a < 3; ++a) {
         if (L::c(i, a) != 0) {
           cu += R(L::c(i, a)) * m.u[a];

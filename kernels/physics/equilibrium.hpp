@@ -20,10 +20,10 @@ template <class L, class R>
 AEROLBM_HD Moments<L, R> moments(const R (&f)[L::Q], const R (&half_force)[3]) {
   Moments<L, R> m;
   R rs = 0, j[3] = {0, 0, 0};
-AEROLBM_UNROLL
+  AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) {
     rs += f[i];
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int a = 0; a < 3; ++a) {
       if (L::c(i, a) != 0) j[a] += R(L::c(i, a)) * f[i];
     }
@@ -31,7 +31,7 @@ AEROLBM_UNROLL
   m.rho_s = rs;
   m.rho = R(1) + rs;
   const R inv = R(1) / m.rho;
-AEROLBM_UNROLL
+  AEROLBM_UNROLL
   for (int a = 0; a < 3; ++a) m.u[a] = (j[a] + half_force[a]) * inv;
   return m;
 }
@@ -41,7 +41,7 @@ template <class L, class R>
 AEROLBM_HD R equilibrium_shifted(int i, R rho_s, R rho, const R (&u)[3]) {
   const R w = R(L::w(i));
   R cu = 0;
-AEROLBM_UNROLL
+  AEROLBM_UNROLL
   for (int a = 0; a < 3; ++a) {
     if (L::c(i, a) != 0) cu += R(L::c(i, a)) * u[a];
   }

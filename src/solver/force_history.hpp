@@ -22,7 +22,7 @@ class ForceHistory {
   static double mean_cl(const std::vector<CoefficientSample>& w);
   // Strouhal number f·L/U from the lift signal (upward mean crossings, interpolated), when it oscillates at least
   // two full periods with an amplitude above `min_amplitude`; nullopt for a steady signal.
-  static std::optional<double> strouhal(const std::vector<CoefficientSample>& w, double min_amplitude = 1e-3);
+  static std::optional<double> strouhal(const std::vector<CoefficientSample>& w, double min_amplitude = 1e-2);
 
  private:
   std::vector<CoefficientSample> samples_;
