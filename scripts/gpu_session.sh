@@ -21,7 +21,7 @@ log "default case on the host CPU (16 cores), 1000 steps"
 for L in 256 1024; do
   log "larger grid: chord_cells=$L, no output"
   "$B/bin/aerolbm" run cases/naca0012_re1000_aoa5.yaml --backend cuda --steps 2000 -o /tmp/run_big$L \
-    --set geometry.chord_cells=$L --set output.every=0 --set forces.every=1000 2>&1 | tail -1
+    --set geometry.chord_cells=$L --set output.every=0 --set forces.every=1000 2>&1 | grep "done:"
 done
 log "compute-sanitizer memcheck (short run)"
 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/bin/aerolbm" run cases/naca0012_re1000_aoa5.yaml \
