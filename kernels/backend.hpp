@@ -24,7 +24,7 @@ struct DomainData {
 struct BackendConfig {
   Stencil stencil = Stencil::D2Q9;
   Precision precision = Precision::FP32;
-  std::string kernel = "auto";  // kernel variant (CUDA): auto | pull | ...
+  std::string kernel = "auto";  // kernel variant (CUDA): auto | pull | tiled
   int threads = 0;              // CPU threads, 0 = OpenMP default
 };
 
@@ -37,6 +37,9 @@ class Backend {
   // Equilibrium at ρ = 1 with the inflow profile in every fluid cell (rest when there is no inlet).
   virtual void initialize() = 0;
   virtual void run(std::int64_t steps) = 0;
+  // Runs `steps` steps and returns the seconds they took, timed on the device (CUDA events; the CPU backend uses
+  // the wall clock). For benchmarks: no output, no force evaluation in between.
+  virtual double timed_run(std::int64_t steps) = 0;
   // Force on the body (lattice units) by momentum exchange, for the current state.
   virtual std::array<double, 3> wall_force() = 0;
   // Density (1 per cell) and velocity (3 per cell, interleaved) of the current state.
@@ -54,5 +57,9 @@ std::string cuda_device_summary();  // one line per device, or why there is none
 std::unique_ptr<Backend> make_cuda_backend(const BackendConfig&, const DomainData&, const PhysicsParams&);
 
 int lattice_q(Stencil s);
+
+// Device-to-device copy bandwidth in GB/s (bytes read + written per second), median of `repeats` copies of
+// `bytes` bytes timed with CUDA events. 0 in CPU-only builds.
+double cuda_copy_bandwidth_gbs(std::size_t bytes, int repeats);
 
 }  // namespace aerolbm

@@ -2,6 +2,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <utility>
 
@@ -53,6 +54,12 @@ class CpuBackend final : public Backend {
           for (int x = 0; x < nx; ++x) update_cell<L, R>(g, k, acc, x, y, z);
       std::swap(a_, b_);
     }
+  }
+
+  double timed_run(std::int64_t steps) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    run(steps);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
   std::array<double, 3> wall_force() override {

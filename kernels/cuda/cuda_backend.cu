@@ -1,62 +1,19 @@
-// CUDA backend: one thread per cell, structure of arrays, the same per-cell physics as the CPU backend.
-#include <cub/device/device_reduce.cuh>
+// CUDA backend: structure of arrays, two lattices, fp32 or fp16 storage (arithmetic in fp32), kernel variants from
+// lbm_kernels.cuh, steps replayed from a CUDA graph so small grids are not launch-bound.
+#include <cuda_fp16.h>
 
 #include <algorithm>
+#include <cub/device/device_reduce.cuh>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "kernels/backend.hpp"
-#include "kernels/cpu/two_lattice.hpp"
 #include "kernels/cuda/cuda_check.cuh"
-#include "kernels/physics/cell_update.hpp"
+#include "kernels/cuda/lbm_kernels.cuh"
 
 namespace aerolbm {
 namespace {
-
-constexpr int kBlockX = 128;
-
-template <class L, class T, class R>
-__global__ void stream_collide_pull(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  if (x >= g.n[0]) return;
-  const TwoLatticeAccess<T, R> acc{src, dst, g.cells};
-  update_cell<L, R>(g, k, acc, x, int(blockIdx.y), int(blockIdx.z));
-}
-
-template <class L, class T, class R>
-__global__ void initialize_kernel(GridView g, StepConstants<R> k, T* f) {
-  const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (n >= g.cells) return;
-  const TwoLatticeAccess<T, R> acc{nullptr, f, g.cells};
-  initialize_cell<L, R>(g, k, acc, n);
-}
-
-template <class L, class T, class R>
-__global__ void wall_force_kernel(GridView g, StepConstants<R> k, const T* __restrict__ f,
-                                  const std::int64_t* __restrict__ rows, std::int64_t nrows, double* __restrict__ out) {
-  const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (r >= nrows) return;
-  const TwoLatticeAccess<T, R> acc{f, nullptr, g.cells};
-  double F[3];
-  wall_force_cell<L, R>(g, k, acc, rows[r], F);
-  out[r] = F[0];
-  out[nrows + r] = F[1];
-  out[2 * nrows + r] = F[2];
-}
-
-template <class L, class T, class R>
-__global__ void macroscopic_kernel(GridView g, StepConstants<R> k, const T* __restrict__ f, float* __restrict__ rho,
-                                   float* __restrict__ u) {
-  const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (n >= g.cells) return;
-  const TwoLatticeAccess<T, R> acc{f, nullptr, g.cells};
-  R r, v[3];
-  cell_macroscopic<L, R>(k, acc, n, r, v);
-  rho[n] = float(r);
-  u[3 * n] = float(v[0]);
-  u[3 * n + 1] = float(v[1]);
-  u[3 * n + 2] = float(v[2]);
-}
 
 unsigned blocks_for(std::int64_t n, int block) { return unsigned((n + block - 1) / block); }
 
@@ -67,8 +24,10 @@ class CudaBackend final : public Backend {
  public:
   CudaBackend(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p)
       : k_(make_step_constants<R>(p)), nrows_(std::int64_t(d.wall_cells.size())) {
-    if (cfg.kernel != "auto" && cfg.kernel != "pull") {
-      throw std::invalid_argument("lattice.kernel: '" + cfg.kernel + "' is not available; use auto or pull");
+    variant_ = cfg.kernel == "auto" ? "pull" : cfg.kernel;
+    if (variant_ != "pull" && variant_ != "tiled") {
+      throw std::invalid_argument("lattice.kernel: '" + cfg.kernel +
+                                  "' is not available in the CUDA backend; use auto, pull or tiled");
     }
     int dev = 0;
     AEROLBM_CUDA_CHECK(cudaGetDevice(&dev));
@@ -76,6 +35,14 @@ class CudaBackend final : public Backend {
     AEROLBM_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
     device_ = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ", " +
               std::to_string(prop.multiProcessorCount) + " SMs)";
+    const std::size_t need = d.cells() * (2 * L::Q * sizeof(T) + 1 + 4);
+    std::size_t free_b = 0, total_b = 0;
+    AEROLBM_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (need > free_b) {
+      throw std::invalid_argument("the case needs about " + std::to_string(need >> 20) + " MiB of device memory, " +
+                                  std::to_string(free_b >> 20) + " MiB are free on " + device_ +
+                                  ". Lower geometry.chord_cells or domain.size_chords, or use fp16s storage.");
+    }
     g_.n[0] = int(d.nx);
     g_.n[1] = int(d.ny);
     g_.n[2] = int(d.nz);
@@ -100,42 +67,60 @@ class CudaBackend final : public Backend {
                                               std::max<std::int64_t>(1, nrows_)));
     cub_temp_.resize(std::max<std::size_t>(1, bytes));
     cub_bytes_ = bytes;
+    AEROLBM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    AEROLBM_CUDA_CHECK(cudaEventCreate(&start_));
+    AEROLBM_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+
+  ~CudaBackend() override {
+    if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+    cudaStreamDestroy(stream_);
   }
 
   std::string name() const override { return "cuda"; }
   std::string device() const override { return device_; }
-  std::string kernel() const override { return "pull (two lattices)"; }
+  std::string kernel() const override {
+    return variant_ + (sizeof(T) == 2 ? " (two lattices, fp16s storage)" : " (two lattices, fp32)");
+  }
 
   void initialize() override {
-    initialize_kernel<L, T, R><<<blocks_for(g_.cells, 256), 256>>>(g_, k_, a_.data());
+    cuda::initialize_kernel<L, T, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, a_.data());
     AEROLBM_CUDA_LAUNCH_CHECK();
-    AEROLBM_CUDA_CHECK(cudaMemcpy(b_.data(), a_.data(), a_.size() * sizeof(T), cudaMemcpyDeviceToDevice));
-    AEROLBM_CUDA_CHECK(cudaDeviceSynchronize());
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(b_.data(), a_.data(), a_.size() * sizeof(T), cudaMemcpyDeviceToDevice,
+                                       stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
   void run(std::int64_t steps) override {
-    const dim3 block(kBlockX, 1, 1);
-    const dim3 grid(blocks_for(g_.n[0], kBlockX), unsigned(g_.n[1]), unsigned(g_.n[2]));
-    for (std::int64_t s = 0; s < steps; ++s) {
-      stream_collide_pull<L, T, R><<<grid, block>>>(g_, k_, a_.data(), b_.data());
-      AEROLBM_CUDA_LAUNCH_CHECK();
-      std::swap(a_, b_);
-    }
-    AEROLBM_CUDA_CHECK(cudaDeviceSynchronize());
+    enqueue(steps);
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  double timed_run(std::int64_t steps) override {
+    AEROLBM_CUDA_CHECK(cudaEventRecord(start_, stream_));
+    enqueue(steps);
+    AEROLBM_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    AEROLBM_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    AEROLBM_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms * 1e-3;
   }
 
   std::array<double, 3> wall_force() override {
     if (nrows_ == 0) return {0, 0, 0};
-    wall_force_kernel<L, T, R><<<blocks_for(nrows_, 128), 128>>>(g_, k_, a_.data(), rows_.data(), nrows_,
-                                                                  force_parts_.data());
+    cuda::wall_force_kernel<L, T, R><<<blocks_for(nrows_, 128), 128, 0, stream_>>>(g_, k_, a_.data(), rows_.data(),
+                                                                                   nrows_, force_parts_.data());
     AEROLBM_CUDA_LAUNCH_CHECK();
     for (int c = 0; c < 3; ++c) {
       std::size_t bytes = cub_bytes_;
       AEROLBM_CUDA_CHECK(cub::DeviceReduce::Sum(cub_temp_.data(), bytes, force_parts_.data() + c * nrows_,
-                                                force_sum_.data() + c, nrows_));
+                                                force_sum_.data() + c, nrows_, stream_));
     }
     double F[3];
-    force_sum_.download(F, 3);
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(F, force_sum_.data(), sizeof(F), cudaMemcpyDeviceToHost, stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     return {F[0], F[1], F[2]};
   }
 
@@ -144,8 +129,10 @@ class CudaBackend final : public Backend {
       rho_d_.resize(g_.cells);
       u_d_.resize(3 * g_.cells);
     }
-    macroscopic_kernel<L, T, R><<<blocks_for(g_.cells, 256), 256>>>(g_, k_, a_.data(), rho_d_.data(), u_d_.data());
+    cuda::macroscopic_kernel<L, T, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, a_.data(),
+                                                                                      rho_d_.data(), u_d_.data());
     AEROLBM_CUDA_LAUNCH_CHECK();
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     rho.resize(g_.cells);
     u.resize(3 * g_.cells);
     rho_d_.download(rho.data(), rho.size());
@@ -153,22 +140,75 @@ class CudaBackend final : public Backend {
   }
 
   void read_populations(std::vector<double>& f) override {
-    std::vector<T> h(a_.size());
-    a_.download(h.data(), h.size());
-    f.assign(h.begin(), h.end());
+    cuda::DeviceBuffer<double> tmp(a_.size());
+    cuda::to_double_kernel<T><<<blocks_for(a_.size(), 256), 256, 0, stream_>>>(a_.size(), a_.data(), tmp.data());
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    f.resize(a_.size());
+    tmp.download(f.data(), f.size());
   }
+
   void write_populations(const std::vector<double>& f) override {
     if (f.size() != a_.size()) throw std::runtime_error("write_populations: size mismatch");
-    std::vector<T> h(f.begin(), f.end());
-    a_.upload(h.data(), h.size());
-    AEROLBM_CUDA_CHECK(cudaMemcpy(b_.data(), a_.data(), a_.size() * sizeof(T), cudaMemcpyDeviceToDevice));
+    cuda::DeviceBuffer<double> tmp(f.size());
+    tmp.upload(f.data(), f.size());
+    cuda::from_double_kernel<T><<<blocks_for(a_.size(), 256), 256, 0, stream_>>>(a_.size(), tmp.data(), a_.data());
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(b_.data(), a_.data(), a_.size() * sizeof(T), cudaMemcpyDeviceToDevice,
+                                       stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
  private:
+  void launch_step(const T* src, T* dst) {
+    if (variant_ == "tiled") {
+      const dim3 block(cuda::kTileX, cuda::kTileY, 1);
+      const dim3 grid(blocks_for(g_.n[0], cuda::kTileX), blocks_for(g_.n[1], cuda::kTileY), unsigned(g_.n[2]));
+      cuda::stream_collide_tiled<L, T, R><<<grid, block, 0, stream_>>>(g_, k_, src, dst);
+    } else {
+      const dim3 block(128, 1, 1);
+      const dim3 grid(blocks_for(g_.n[0], 128), unsigned(g_.n[1]), unsigned(g_.n[2]));
+      cuda::stream_collide_pull<L, T, R><<<grid, block, 0, stream_>>>(g_, k_, src, dst);
+    }
+    AEROLBM_CUDA_LAUNCH_CHECK();
+  }
+
+  // Steps go out as replays of a captured graph of kGraphSteps launches (even, so the lattices end where they
+  // started); launching one kernel at a time costs a few microseconds each, which dominates below ~1 M cells.
+  // The graph holds the two buffers' addresses, so a leftover odd step (which swaps them) drops it; it is
+  // captured again on the next long enough call.
+  static constexpr int kGraphSteps = 20;
+
+  void enqueue(std::int64_t steps) {
+    if (!graph_exec_ && steps >= kGraphSteps) {
+      cudaGraph_t graph;
+      AEROLBM_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+      for (int s = 0; s < kGraphSteps; ++s) launch_step(s % 2 ? b_.data() : a_.data(), s % 2 ? a_.data() : b_.data());
+      AEROLBM_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+      AEROLBM_CUDA_CHECK(cudaGraphInstantiate(&graph_exec_, graph, 0));
+      AEROLBM_CUDA_CHECK(cudaGraphDestroy(graph));
+    }
+    while (graph_exec_ && steps >= kGraphSteps) {
+      AEROLBM_CUDA_CHECK(cudaGraphLaunch(graph_exec_, stream_));
+      steps -= kGraphSteps;
+    }
+    if (steps % 2 == 1 && graph_exec_) {
+      AEROLBM_CUDA_CHECK(cudaGraphExecDestroy(graph_exec_));
+      graph_exec_ = nullptr;
+    }
+    for (; steps > 0; --steps) {
+      launch_step(a_.data(), b_.data());
+      std::swap(a_, b_);
+    }
+  }
+
   GridView g_{};
   StepConstants<R> k_;
   std::int64_t nrows_;
-  std::string device_;
+  std::string device_, variant_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  cudaGraphExec_t graph_exec_ = nullptr;
   cuda::DeviceBuffer<std::uint8_t> flags_;
   cuda::DeviceBuffer<std::int32_t> link_;
   cuda::DeviceBuffer<float> q_;
@@ -182,41 +222,16 @@ class CudaBackend final : public Backend {
 
 template <class L>
 std::unique_ptr<Backend> make_for_lattice(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p) {
-  if (cfg.precision != Precision::FP32) {
-    throw std::invalid_argument("lattice.precision: the CUDA backend runs fp32 storage in this version");
+  switch (cfg.precision) {
+    case Precision::FP32: return std::make_unique<CudaBackend<L, float>>(cfg, d, p);
+    case Precision::FP16S: return std::make_unique<CudaBackend<L, __half>>(cfg, d, p);
+    case Precision::FP64:
+      throw std::invalid_argument("lattice.precision: the CUDA backend stores fp32 or fp16s; fp64 is CPU-only");
   }
-  return std::make_unique<CudaBackend<L, float>>(cfg, d, p);
+  throw std::invalid_argument("unknown precision");
 }
 
 }  // namespace
-
-int cuda_device_count() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    cudaGetLastError();  // clear the sticky "no device" error
-    return 0;
-  }
-  return n;
-}
-
-std::string cuda_device_summary() {
-  int n = 0;
-  const cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) {
-    cudaGetLastError();
-    return std::string("no CUDA device: ") + cudaGetErrorString(e);
-  }
-  std::string s;
-  for (int d = 0; d < n; ++d) {
-    cudaDeviceProp p{};
-    if (cudaGetDeviceProperties(&p, d) != cudaSuccess) continue;
-    if (!s.empty()) s += "; ";
-    s += "device " + std::to_string(d) + ": " + p.name + ", sm_" + std::to_string(p.major) +
-         std::to_string(p.minor) + ", " + std::to_string(p.multiProcessorCount) + " SMs, " +
-         std::to_string(p.totalGlobalMem >> 20) + " MiB";
-  }
-  return n ? s : "no CUDA device";
-}
 
 std::unique_ptr<Backend> make_cuda_backend(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p) {
   switch (cfg.stencil) {

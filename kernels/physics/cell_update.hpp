@@ -1,9 +1,19 @@
 #pragma once
 // One lattice-Boltzmann update of one cell (stream by pull, then collide), the momentum-exchange force of one
 // near-wall cell, and the macroscopic fields of one cell. Both backends call exactly these.
+#include <cmath>
+
 #include "kernels/physics/boundaries.hpp"
 
 namespace aerolbm {
+
+// A fluid cell whose every neighbour exists and is fluid (or an open-boundary node): plain streaming applies.
+template <class L>
+AEROLBM_HD bool is_interior(const GridView& g, std::uint8_t flag, int x0, int x1, int x2) {
+  const bool edge = x0 == 0 || x0 == g.n[0] - 1 || x1 == 0 || x1 == g.n[1] - 1 ||
+                    (L::D == 3 && (x2 == 0 || x2 == g.n[2] - 1));
+  return !edge && flag == cell::fluid;
+}
 
 template <class L, class R, class Acc>
 AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2) {
@@ -17,9 +27,7 @@ AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& a
     return;
   }
   R f[L::Q];
-  const bool edge = x0 == 0 || x0 == g.n[0] - 1 || x1 == 0 || x1 == g.n[1] - 1 ||
-                    (L::D == 3 && (x2 == 0 || x2 == g.n[2] - 1));
-  if (!edge && !(flag & cell::near_wall)) {
+  if (is_interior<L>(g, flag, x0, x1, x2)) {
     // Interior: every neighbour exists and is fluid (or an open-boundary node).
     const std::int64_t sx = 1, sy = g.n[0], sz = std::int64_t(g.n[0]) * g.n[1];
     AEROLBM_UNROLL
@@ -90,7 +98,17 @@ AEROLBM_HD void initialize_cell(const GridView& g, const StepConstants<R>& k, Ac
   const int x[3] = {int(n % g.n[0]), int((n / g.n[0]) % g.n[1]), int(n / (std::int64_t(g.n[0]) * g.n[1]))};
   R u[3] = {0, 0, 0};
   const bool has_inlet = static_cast<FaceBC>(k.faces[0]) == FaceBC::Velocity;
-  if (has_inlet && (g.flags[n] & cell::type_mask) != cell::solid) inlet_velocity<L, R>(g, k, x, u);
+  const bool solid = (g.flags[n] & cell::type_mask) == cell::solid;
+  if (k.taylor_green > R(0) && !solid) {
+    // u = A sin(kx x) cos(ky y), v = −A (kx/ky) cos(kx x) sin(ky y): divergence-free, periodic in the box.
+    const R two_pi = R(6.283185307179586);
+    const R kx = two_pi / R(g.n[0]), ky = two_pi / R(g.n[1]);
+    const R px = kx * (R(x[0]) + R(0.5)), py = ky * (R(x[1]) + R(0.5));
+    u[0] = k.taylor_green * sin(px) * cos(py);
+    u[1] = -k.taylor_green * (kx / ky) * cos(px) * sin(py);
+  } else if (has_inlet && !solid) {
+    inlet_velocity<L, R>(g, k, x, u);
+  }
   AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) acc.put(i, n, equilibrium_shifted<L, R>(i, R(0), R(1), u));
 }

@@ -27,6 +27,7 @@ struct StepConstants {
   bool parabolic_inlet;
   bool interpolated_walls;
   std::uint8_t faces[6];   // FaceBC per face
+  R taylor_green;          // initial Taylor–Green peak speed (0: start from the inflow profile)
 };
 
 template <class R>
@@ -37,6 +38,7 @@ inline StepConstants<R> make_step_constants(const PhysicsParams& p) {
   k.parabolic_inlet = p.inlet_profile == InletProfile::Parabolic;
   k.interpolated_walls = p.wall == WallModel::Interpolated;
   for (int f = 0; f < 6; ++f) k.faces[f] = static_cast<std::uint8_t>(p.faces[f]);
+  k.taylor_green = R(p.taylor_green_amplitude);
   return k;
 }
 

@@ -41,6 +41,9 @@ struct PhysicsParams {
   WallModel wall = WallModel::Interpolated;
   FaceBC faces[6] = {FaceBC::Velocity, FaceBC::Pressure, FaceBC::Slip,
                      FaceBC::Slip,     FaceBC::Periodic, FaceBC::Periodic};
+  // > 0: start from a Taylor–Green vortex of this peak speed filling the domain (periodic boxes, benchmarks)
+  // instead of the inflow profile.
+  double taylor_green_amplitude = 0;
 };
 
 }  // namespace aerolbm

@@ -8,6 +8,7 @@ namespace aerolbm {
 
 int cuda_device_count() { return 0; }
 std::string cuda_device_summary() { return "this build has no CUDA backend (no CUDA compiler at configure time)"; }
+double cuda_copy_bandwidth_gbs(std::size_t, int) { return 0.0; }
 std::unique_ptr<Backend> make_cuda_backend(const BackendConfig&, const DomainData&, const PhysicsParams&) {
   throw std::runtime_error(cuda_device_summary());
 }

@@ -35,15 +35,6 @@ Fields run_default(const std::string& backend, std::int64_t steps, const std::ve
   return f;
 }
 
-double relative_l2(const std::vector<double>& a, const std::vector<double>& b) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    num += (a[i] - b[i]) * (a[i] - b[i]);
-    den += b[i] * b[i];
-  }
-  return std::sqrt(num / den);
-}
-
 TEST(CpuVsCuda, DefaultCaseAfter1000Steps) {
   const Fields cpu = run_default("cpu", 1000);
   const Fields gpu = run_default("cuda", 1000);

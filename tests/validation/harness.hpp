@@ -67,7 +67,8 @@ struct SolverSetup {
   }
 };
 
-inline double relative_l2(const std::vector<float>& a, const std::vector<float>& b) {
+template <class T>
+double relative_l2(const std::vector<T>& a, const std::vector<T>& b) {
   double num = 0, den = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     num += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);

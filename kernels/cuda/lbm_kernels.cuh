@@ -1,0 +1,112 @@
+#pragma once
+// The stream-collide kernel variants and the helper kernels of the CUDA backend. All call the per-cell physics in
+// kernels/physics; they differ only in how a cell's incoming populations are fetched.
+#include "kernels/cpu/two_lattice.hpp"
+#include "kernels/physics/cell_update.hpp"
+
+namespace aerolbm::cuda {
+
+// Variant "pull": one thread per cell, each population read straight from global memory (coalesced along x).
+template <class L, class T, class R>
+__global__ void __launch_bounds__(128) stream_collide_pull(GridView g, StepConstants<R> k, const T* __restrict__ src,
+                                                           T* __restrict__ dst) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= g.n[0]) return;
+  const TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  update_cell<L, R>(g, k, acc, x, int(blockIdx.y), int(blockIdx.z));
+}
+
+// Variant "tiled": a block of TX×TY cells stages each population's tile plus a one-cell halo in shared memory,
+// synchronises, and streams from there (the classic CUDA tiling pattern). Cells next to walls or faces take the
+// generic path from global memory. Each population is read once per cell either way, so the tile buys no reuse;
+// the benchmark says what it costs.
+inline constexpr int kTileX = 32, kTileY = 8;
+
+template <class L, class T, class R>
+__global__ void __launch_bounds__(kTileX * kTileY) stream_collide_tiled(GridView g, StepConstants<R> k,
+                                                                        const T* __restrict__ src,
+                                                                        T* __restrict__ dst) {
+  constexpr int HX = kTileX + 2, HY = kTileY + 2;
+  __shared__ R tile[HY * HX];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int x0 = blockIdx.x * kTileX, y0 = blockIdx.y * kTileY, z = blockIdx.z;
+  const int x = x0 + tx, y = y0 + ty;
+  const bool inside = x < g.n[0] && y < g.n[1];
+  const std::int64_t n = inside ? g.index(x, y, z) : 0;
+  const std::uint8_t flag = inside ? g.flags[n] : cell::solid;
+  const bool interior = inside && is_interior<L>(g, flag, x, y, z);
+  const TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  R f[L::Q];
+  const int tid = ty * kTileX + tx;
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) {
+    // The plane this population streams from (3D), and the tile plus halo around the block in it.
+    const int zs = z - L::c(i, 2);
+    for (int e = tid; e < HX * HY; e += kTileX * kTileY) {
+      const int hx = x0 - 1 + e % HX, hy = y0 - 1 + e / HX;
+      if (hx >= 0 && hx < g.n[0] && hy >= 0 && hy < g.n[1] && zs >= 0 && zs < g.n[2]) {
+        tile[e] = R(src[std::int64_t(i) * g.cells + g.index(hx, hy, zs)]);
+      }
+    }
+    __syncthreads();
+    if (interior) f[i] = tile[(ty + 1 - L::c(i, 1)) * HX + (tx + 1 - L::c(i, 0))];
+    __syncthreads();
+  }
+  if (!inside) return;
+  if (interior) {
+    collide<L, R>(f, k.coll);
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
+  } else {
+    update_cell<L, R>(g, k, acc, x, y, z);
+  }
+}
+
+template <class L, class T, class R>
+__global__ void initialize_kernel(GridView g, StepConstants<R> k, T* f) {
+  const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n >= g.cells) return;
+  const TwoLatticeAccess<T, R> acc{nullptr, f, g.cells};
+  initialize_cell<L, R>(g, k, acc, n);
+}
+
+template <class L, class T, class R>
+__global__ void wall_force_kernel(GridView g, StepConstants<R> k, const T* __restrict__ f,
+                                  const std::int64_t* __restrict__ rows, std::int64_t nrows, double* __restrict__ out) {
+  const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= nrows) return;
+  const TwoLatticeAccess<T, R> acc{f, nullptr, g.cells};
+  double F[3];
+  wall_force_cell<L, R>(g, k, acc, rows[r], F);
+  out[r] = F[0];
+  out[nrows + r] = F[1];
+  out[2 * nrows + r] = F[2];
+}
+
+template <class L, class T, class R>
+__global__ void macroscopic_kernel(GridView g, StepConstants<R> k, const T* __restrict__ f, float* __restrict__ rho,
+                                   float* __restrict__ u) {
+  const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n >= g.cells) return;
+  const TwoLatticeAccess<T, R> acc{f, nullptr, g.cells};
+  R r, v[3];
+  cell_macroscopic<L, R>(k, acc, n, r, v);
+  rho[n] = float(r);
+  u[3 * n] = float(v[0]);
+  u[3 * n + 1] = float(v[1]);
+  u[3 * n + 2] = float(v[2]);
+}
+
+// Populations as double (checkpoints, comparisons) and back.
+template <class T>
+__global__ void to_double_kernel(std::int64_t count, const T* __restrict__ in, double* __restrict__ out) {
+  const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n < count) out[n] = double(float(in[n]));
+}
+template <class T>
+__global__ void from_double_kernel(std::int64_t count, const double* __restrict__ in, T* __restrict__ out) {
+  const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n < count) out[n] = T(float(in[n]));
+}
+
+}  // namespace aerolbm::cuda
