@@ -26,6 +26,11 @@ log "benchmarks"
 import json
 print(json.dumps([json.load(open(f)) for f in ("/tmp/b2.json", "/tmp/b19.json", "/tmp/b27.json")], indent=1))
 PY
+log "output cost: default case at chord 256 (3.3 M cells, 52 MB of fields per frame), 1000 steps"
+for every in 0 100; do
+  "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda --steps 1000 -o /tmp/run_out$every \
+    --set geometry.chord_cells=256 --set output.every=$every --set forces.every=100 2>&1 | grep "done:" | sed "s/^/every=$every: /"
+done
 log "compute-sanitizer memcheck and racecheck (tiled kernel, short runs)"
 for tool in memcheck racecheck; do
   compute-sanitizer --tool $tool --error-exitcode 9 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda \

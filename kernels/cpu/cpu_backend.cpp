@@ -24,6 +24,7 @@ class CpuBackend final : public Backend {
     g_.n[1] = int(d.ny);
     g_.n[2] = int(d.nz);
     g_.cells = d.cells();
+    g_.periodic = periodic_axes(p);
     g_.flags = dom_.flags.data();
     g_.link = dom_.link.data();
     g_.q = dom_.q.data();

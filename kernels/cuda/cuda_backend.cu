@@ -47,6 +47,7 @@ class CudaBackend final : public Backend {
     g_.n[1] = int(d.ny);
     g_.n[2] = int(d.nz);
     g_.cells = d.cells();
+    g_.periodic = periodic_axes(p);
     flags_.resize(d.flags.size());
     flags_.upload(d.flags.data(), d.flags.size());
     link_.resize(d.link.size());
@@ -55,6 +56,24 @@ class CudaBackend final : public Backend {
     q_.upload(d.q.data(), d.q.size());
     rows_.resize(std::max<std::size_t>(1, d.wall_cells.size()));
     rows_.upload(d.wall_cells.data(), d.wall_cells.size());
+    // The cells the bulk kernels leave out: faces, walls, open boundaries (never solids).
+    {
+      GridView host = g_;
+      host.flags = d.flags.data();
+      std::vector<std::int64_t> list;
+      for (std::int64_t z = 0; z < d.nz; ++z)
+        for (std::int64_t y = 0; y < d.ny; ++y)
+          for (std::int64_t x = 0; x < d.nx; ++x) {
+            const std::int64_t n = host.index(int(x), int(y), int(z));
+            if ((d.flags[n] & cell::type_mask) == cell::solid) continue;
+            const bool bulk = variant_ == "tiled" ? is_tile_interior<L>(host, d.flags[n], int(x), int(y), int(z))
+                                                  : is_interior<L>(host, d.flags[n], int(x), int(y), int(z));
+            if (!bulk) list.push_back(n);
+          }
+      nboundary_ = std::int64_t(list.size());
+      boundary_.resize(std::max<std::size_t>(1, list.size()));
+      boundary_.upload(list.data(), list.size());
+    }
     g_.flags = flags_.data();
     g_.link = link_.data();
     g_.q = q_.data();
@@ -171,6 +190,11 @@ class CudaBackend final : public Backend {
       cuda::stream_collide_pull<L, T, R><<<grid, block, 0, stream_>>>(g_, k_, src, dst);
     }
     AEROLBM_CUDA_LAUNCH_CHECK();
+    if (nboundary_ > 0) {
+      cuda::stream_collide_boundary<L, T, R><<<blocks_for(nboundary_, 128), 128, 0, stream_>>>(
+          g_, k_, src, dst, boundary_.data(), nboundary_);
+      AEROLBM_CUDA_LAUNCH_CHECK();
+    }
   }
 
   // Steps go out as replays of a captured graph of kGraphSteps launches (even, so the lattices end where they
@@ -213,6 +237,8 @@ class CudaBackend final : public Backend {
   cuda::DeviceBuffer<std::int32_t> link_;
   cuda::DeviceBuffer<float> q_;
   cuda::DeviceBuffer<std::int64_t> rows_;
+  cuda::DeviceBuffer<std::int64_t> boundary_;  // cells updated by the boundary kernel
+  std::int64_t nboundary_ = 0;
   cuda::DeviceBuffer<T> a_, b_;
   cuda::DeviceBuffer<double> force_parts_, force_sum_;
   cuda::DeviceBuffer<unsigned char> cub_temp_;

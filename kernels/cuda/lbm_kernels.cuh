@@ -6,19 +6,40 @@
 
 namespace aerolbm::cuda {
 
+// Every variant updates the interior cells only; the cells at faces and walls (a few per cent) are updated by
+// stream_collide_boundary from a list. Keeping the boundary code (non-inlined calls that take their arguments by
+// reference) out of the bulk kernels keeps those free of stack traffic.
+
 // Variant "pull": one thread per cell, each population read straight from global memory (coalesced along x).
 template <class L, class T, class R>
 __global__ void __launch_bounds__(128) stream_collide_pull(GridView g, StepConstants<R> k, const T* __restrict__ src,
                                                            T* __restrict__ dst) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y, z = blockIdx.z;
   if (x >= g.n[0]) return;
-  const TwoLatticeAccess<T, R> acc{src, dst, g.cells};
-  update_cell<L, R>(g, k, acc, x, int(blockIdx.y), int(blockIdx.z));
+  const std::int64_t n = g.index(x, y, z);
+  if (!is_interior<L>(g, g.flags[n], x, y, z)) return;
+  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  R f[L::Q];
+  pull_interior<L, R>(g, acc, x, y, z, f);
+  collide_and_store<L, R>(k, acc, n, f);
+}
+
+// The cells next to walls and faces and the open-boundary nodes, from a list: the generic per-cell update.
+template <class L, class T, class R>
+__global__ void stream_collide_boundary(GridView g, StepConstants<R> k, const T* __restrict__ src,
+                                        T* __restrict__ dst, const std::int64_t* __restrict__ cells,
+                                        std::int64_t count) {
+  const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= count) return;
+  const std::int64_t n = cells[r];
+  const int x = int(n % g.n[0]), y = int((n / g.n[0]) % g.n[1]), z = int(n / (std::int64_t(g.n[0]) * g.n[1]));
+  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  update_cell<L, R>(g, k, acc, x, y, z);
 }
 
 // Variant "tiled": a block of TX×TY cells stages each population's tile plus a one-cell halo in shared memory,
-// synchronises, and streams from there (the classic CUDA tiling pattern). Cells next to walls or faces take the
-// generic path from global memory. Each population is read once per cell either way, so the tile buys no reuse;
+// synchronises, and streams from there (the classic CUDA tiling pattern). Each population is read once per cell either way, so the tile buys no reuse;
 // the benchmark says what it costs.
 inline constexpr int kTileX = 32, kTileY = 8;
 
@@ -34,8 +55,8 @@ __global__ void __launch_bounds__(kTileX * kTileY) stream_collide_tiled(GridView
   const bool inside = x < g.n[0] && y < g.n[1];
   const std::int64_t n = inside ? g.index(x, y, z) : 0;
   const std::uint8_t flag = inside ? g.flags[n] : cell::solid;
-  const bool interior = inside && is_interior<L>(g, flag, x, y, z);
-  const TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  const bool interior = inside && is_tile_interior<L>(g, flag, x, y, z);
+  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
   R f[L::Q];
   const int tid = ty * kTileX + tx;
   AEROLBM_UNROLL
@@ -52,14 +73,7 @@ __global__ void __launch_bounds__(kTileX * kTileY) stream_collide_tiled(GridView
     if (interior) f[i] = tile[(ty + 1 - L::c(i, 1)) * HX + (tx + 1 - L::c(i, 0))];
     __syncthreads();
   }
-  if (!inside) return;
-  if (interior) {
-    collide<L, R>(f, k.coll);
-    AEROLBM_UNROLL
-    for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
-  } else {
-    update_cell<L, R>(g, k, acc, x, y, z);
-  }
+  if (interior) collide_and_store<L, R>(k, acc, n, f);
 }
 
 template <class L, class T, class R>

@@ -7,12 +7,50 @@
 
 namespace aerolbm {
 
-// A fluid cell whose every neighbour exists and is fluid (or an open-boundary node): plain streaming applies.
+// A fluid cell none of whose neighbours is a wall or lies across a non-periodic face: plain streaming applies
+// (with wrap-around on periodic axes).
 template <class L>
 AEROLBM_HD bool is_interior(const GridView& g, std::uint8_t flag, int x0, int x1, int x2) {
+  if (flag != cell::fluid) return false;
+  const int x[3] = {x0, x1, x2};
+  AEROLBM_UNROLL
+  for (int a = 0; a < L::D; ++a) {
+    if (!((g.periodic >> a) & 1u) && (x[a] == 0 || x[a] == g.n[a] - 1)) return false;
+  }
+  return true;
+}
+
+// Stricter: also away from periodic faces (the tiled kernel's halo does not wrap).
+template <class L>
+AEROLBM_HD bool is_tile_interior(const GridView& g, std::uint8_t flag, int x0, int x1, int x2) {
   const bool edge = x0 == 0 || x0 == g.n[0] - 1 || x1 == 0 || x1 == g.n[1] - 1 ||
                     (L::D == 3 && (x2 == 0 || x2 == g.n[2] - 1));
   return !edge && flag == cell::fluid;
+}
+
+// Plain pull streaming for an interior cell: population i comes from the neighbour at −c_i, wrapped around
+// periodic axes (is_interior guarantees no wrap is needed across other faces).
+template <class L, class R, class Acc>
+AEROLBM_HD void pull_interior(const GridView& g, const Acc& acc, int x0, int x1, int x2, R (&f)[L::Q]) {
+  const int xm = x0 > 0 ? x0 - 1 : g.n[0] - 1, xp = x0 + 1 < g.n[0] ? x0 + 1 : 0;
+  const int ym = x1 > 0 ? x1 - 1 : g.n[1] - 1, yp = x1 + 1 < g.n[1] ? x1 + 1 : 0;
+  const int zm = x2 > 0 ? x2 - 1 : g.n[2] - 1, zp = x2 + 1 < g.n[2] ? x2 + 1 : 0;
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) {
+    // Source = x − c_i.
+    const int sx = L::c(i, 0) == 0 ? x0 : (L::c(i, 0) > 0 ? xm : xp);
+    const int sy = L::c(i, 1) == 0 ? x1 : (L::c(i, 1) > 0 ? ym : yp);
+    const int sz = L::c(i, 2) == 0 ? x2 : (L::c(i, 2) > 0 ? zm : zp);
+    f[i] = acc.get(i, g.index(sx, sy, sz));
+  }
+}
+
+// Collide and store: the second half of every update.
+template <class L, class R, class Acc>
+AEROLBM_HD void collide_and_store(const StepConstants<R>& k, Acc& acc, std::int64_t n, R (&f)[L::Q]) {
+  collide<L, R>(f, k.coll);
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
 }
 
 template <class L, class R, class Acc>
@@ -28,19 +66,12 @@ AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& a
   }
   R f[L::Q];
   if (is_interior<L>(g, flag, x0, x1, x2)) {
-    // Interior: every neighbour exists and is fluid (or an open-boundary node).
-    const std::int64_t sx = 1, sy = g.n[0], sz = std::int64_t(g.n[0]) * g.n[1];
-    AEROLBM_UNROLL
-    for (int i = 0; i < L::Q; ++i) {
-      f[i] = acc.get(i, n - (L::c(i, 0) * sx + L::c(i, 1) * sy + L::c(i, 2) * sz));
-    }
+    pull_interior<L, R>(g, acc, x0, x1, x2, f);
   } else {
     AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) f[i] = streamed_value<L, R>(g, k, acc, x, n, flag, i);
   }
-  collide<L, R>(f, k.coll);
-  AEROLBM_UNROLL
-  for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
+  collide_and_store<L, R>(k, acc, n, f);
 }
 
 // Momentum exchange on the body from one near-wall cell, for the state the accessor holds (post-collision):

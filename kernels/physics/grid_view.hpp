@@ -14,11 +14,19 @@ struct GridView {
   const std::uint8_t* flags;   // cell::fluid/solid/inlet/outlet | cell::near_wall
   const std::int32_t* link;    // per cell: row in q (−1 when not near a wall)
   const float* q;              // per wall row, Q entries: fraction of the link to the wall along c_i (≤0: none)
+  std::uint8_t periodic;       // bit a set: axis a wraps around (both its faces periodic)
 
   AEROLBM_HD std::int64_t index(int x, int y, int z) const {
     return std::int64_t(x) + std::int64_t(n[0]) * (std::int64_t(y) + std::int64_t(n[1]) * z);
   }
 };
+
+inline std::uint8_t periodic_axes(const PhysicsParams& p) {
+  std::uint8_t m = 0;
+  for (int a = 0; a < 3; ++a)
+    if (p.faces[2 * a] == FaceBC::Periodic && p.faces[2 * a + 1] == FaceBC::Periodic) m |= std::uint8_t(1u << a);
+  return m;
+}
 
 template <class R>
 struct StepConstants {

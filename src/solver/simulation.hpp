@@ -28,6 +28,7 @@ struct RunResult {
   double cd_mean = 0, cl_mean = 0, cd_final = 0, cl_final = 0;
   std::optional<double> strouhal;
   int frames = 0;
+  double output_seconds = 0;  // time the writer thread spent on frames (overlapped with the steps)
 };
 
 class Simulation {
