@@ -38,7 +38,11 @@ AEROLBM_HD Moments<L, R> collide(R (&f)[L::Q], const CollisionConstants<R>& k) {
   const R wp = k.omega_plus, wm = k.omega_minus;
   const R sp = R(1) - R(0.5) * wp, sm = R(1) - R(0.5) * wm;
   R uF = 0;
-  if (k.has_force) uF = m.u[0] * k.force[0] + m.u[1] * k.force[1] + m.u[2] * k.force[2];
+  if (k.has_force) {
+    // Only the lattice's own axes: a z force on a 2D lattice would otherwise leak mass.
+    AEROLBM_UNROLL
+    for (int a = 0; a < L::D; ++a) uF += m.u[a] * k.force[a];
+  }
 
   // Rest population: purely symmetric.
   {

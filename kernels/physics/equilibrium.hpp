@@ -31,8 +31,9 @@ AEROLBM_HD Moments<L, R> moments(const R (&f)[L::Q], const R (&half_force)[3]) {
   m.rho_s = rs;
   m.rho = R(1) + rs;
   const R inv = R(1) / m.rho;
+  // Axes the lattice does not have stay at rest, whatever force is passed (a 2D lattice has no z momentum).
   AEROLBM_UNROLL
-  for (int a = 0; a < 3; ++a) m.u[a] = (j[a] + half_force[a]) * inv;
+  for (int a = 0; a < 3; ++a) m.u[a] = a < L::D ? (j[a] + half_force[a]) * inv : R(0);
   return m;
 }
 
