@@ -28,6 +28,17 @@ struct BackendConfig {
   int threads = 0;              // CPU threads, 0 = OpenMP default
 };
 
+// Density and velocity of one moment of the run on their way to the host. The CUDA backend copies them on a
+// stream of its own into pinned buffers while the next steps run; wait() blocks until they have arrived. The
+// object owns its buffers until destroyed, then the backend reuses them (double buffering).
+class FieldsTransfer {
+ public:
+  virtual ~FieldsTransfer() = default;
+  virtual void wait() = 0;
+  virtual const float* rho() const = 0;  // 1 per cell
+  virtual const float* u() const = 0;    // 3 per cell, interleaved
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -44,6 +55,9 @@ class Backend {
   virtual std::array<double, 3> wall_force() = 0;
   // Density (1 per cell) and velocity (3 per cell, interleaved) of the current state.
   virtual void macroscopic(std::vector<float>& rho, std::vector<float>& u) = 0;
+  // Starts moving the current density and velocity to the host without waiting for them (see FieldsTransfer).
+  // Blocks only when every transfer buffer is still held by an earlier, unreleased transfer.
+  virtual std::unique_ptr<FieldsTransfer> start_fields_transfer() = 0;
   // Full state as shifted populations in double, SoA (Q × cells): checkpoints and backend comparisons.
   virtual void read_populations(std::vector<double>& f) = 0;
   virtual void write_populations(const std::vector<double>& f) = 0;

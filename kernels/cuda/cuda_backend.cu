@@ -3,8 +3,10 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cub/device/device_reduce.cuh>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
@@ -16,6 +18,44 @@ namespace aerolbm {
 namespace {
 
 unsigned blocks_for(std::int64_t n, int block) { return unsigned((n + block - 1) / block); }
+
+// One of the two buffers a frame travels through: device arrays the macroscopic kernel fills, pinned host arrays
+// the copy stream fills, and the events that say when each is done.
+struct TransferSlot {
+  cuda::DeviceBuffer<float> rho_d, u_d;
+  float* rho_h = nullptr;
+  float* u_h = nullptr;
+  cudaEvent_t computed = nullptr, copied = nullptr;
+  bool busy = false;
+};
+
+class SlotPool {
+ public:
+  std::mutex m;
+  std::condition_variable cv;
+  TransferSlot slot[2];
+  int next = 0;
+  void release(int s) {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      slot[s].busy = false;
+    }
+    cv.notify_all();
+  }
+};
+
+class DeviceFields final : public FieldsTransfer {
+ public:
+  DeviceFields(SlotPool* pool, int s) : pool_(pool), s_(s) {}
+  ~DeviceFields() override { pool_->release(s_); }
+  void wait() override { AEROLBM_CUDA_CHECK(cudaEventSynchronize(pool_->slot[s_].copied)); }
+  const float* rho() const override { return pool_->slot[s_].rho_h; }
+  const float* u() const override { return pool_->slot[s_].u_h; }
+
+ private:
+  SlotPool* pool_;
+  int s_;
+};
 
 template <class L, class T>
 class CudaBackend final : public Backend {
@@ -92,6 +132,14 @@ class CudaBackend final : public Backend {
   }
 
   ~CudaBackend() override {
+    if (copy_stream_) cudaStreamSynchronize(copy_stream_);
+    for (auto& sl : pool_.slot) {
+      if (sl.rho_h) cudaFreeHost(sl.rho_h);
+      if (sl.u_h) cudaFreeHost(sl.u_h);
+      if (sl.computed) cudaEventDestroy(sl.computed);
+      if (sl.copied) cudaEventDestroy(sl.copied);
+    }
+    if (copy_stream_) cudaStreamDestroy(copy_stream_);
     if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
@@ -156,6 +204,43 @@ class CudaBackend final : public Backend {
     u.resize(3 * g_.cells);
     rho_d_.download(rho.data(), rho.size());
     u_d_.download(u.data(), u.size());
+  }
+
+  std::unique_ptr<FieldsTransfer> start_fields_transfer() override {
+    if (!copy_stream_) {
+      // First frame: the copy stream and two slots of pinned host memory (16 bytes per cell each).
+      AEROLBM_CUDA_CHECK(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking));
+      for (auto& sl : pool_.slot) {
+        sl.rho_d.resize(g_.cells);
+        sl.u_d.resize(3 * g_.cells);
+        AEROLBM_CUDA_CHECK(cudaMallocHost(&sl.rho_h, g_.cells * sizeof(float)));
+        AEROLBM_CUDA_CHECK(cudaMallocHost(&sl.u_h, 3 * g_.cells * sizeof(float)));
+        AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&sl.computed, cudaEventDisableTiming));
+        AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&sl.copied, cudaEventDisableTiming));
+      }
+    }
+    int s;
+    {
+      std::unique_lock<std::mutex> lock(pool_.m);
+      pool_.cv.wait(lock, [this] { return !pool_.slot[pool_.next].busy; });
+      s = pool_.next;
+      pool_.slot[s].busy = true;
+      pool_.next ^= 1;
+    }
+    auto transfer = std::make_unique<DeviceFields>(&pool_, s);  // releases the slot if anything below throws
+    TransferSlot& sl = pool_.slot[s];
+    // In stream order the kernel reads the current state before the next step overwrites it.
+    cuda::macroscopic_kernel<L, T, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, a_.data(),
+                                                                                      sl.rho_d.data(), sl.u_d.data());
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    AEROLBM_CUDA_CHECK(cudaEventRecord(sl.computed, stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(copy_stream_, sl.computed, 0));
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(sl.rho_h, sl.rho_d.data(), g_.cells * sizeof(float), cudaMemcpyDeviceToHost,
+                                       copy_stream_));
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(sl.u_h, sl.u_d.data(), 3 * g_.cells * sizeof(float), cudaMemcpyDeviceToHost,
+                                       copy_stream_));
+    AEROLBM_CUDA_CHECK(cudaEventRecord(sl.copied, copy_stream_));
+    return transfer;
   }
 
   void read_populations(std::vector<double>& f) override {
@@ -244,6 +329,8 @@ class CudaBackend final : public Backend {
   cuda::DeviceBuffer<unsigned char> cub_temp_;
   std::size_t cub_bytes_ = 0;
   cuda::DeviceBuffer<float> rho_d_, u_d_;
+  cudaStream_t copy_stream_ = nullptr;
+  SlotPool pool_;
 };
 
 template <class L>

@@ -68,13 +68,15 @@ void AsyncFrameWriter::loop() {
     const auto t0 = std::chrono::steady_clock::now();
     std::exception_ptr err;
     try {
-      Frame frame = build_frame(domain_, job.rho, job.u, u_ref_, dx_, request_);
+      job.fields->wait();
+      Frame frame = build_frame(domain_, job.fields->rho(), job.fields->u(), u_ref_, dx_, request_);
       frame.step = job.step;
       frame.time = job.time;
       for (auto& w : writers_) w->write(frame);
     } catch (...) {
       err = std::current_exception();
     }
+    job.fields.reset();  // hands the transfer buffers back to the backend
     {
       std::lock_guard<std::mutex> lock(m_);
       busy_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

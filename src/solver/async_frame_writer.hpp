@@ -20,7 +20,7 @@ namespace aerolbm {
 struct FrameJob {
   std::int64_t step = 0;
   double time = 0;
-  std::vector<float> rho, u;  // lattice units, as the backend returned them
+  std::unique_ptr<FieldsTransfer> fields;  // density and velocity in lattice units, possibly still in flight
 };
 
 class AsyncFrameWriter {

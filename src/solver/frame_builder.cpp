@@ -38,8 +38,8 @@ float derivative(const DomainData& d, const std::vector<float>& u, int comp, std
 
 }  // namespace
 
-Frame build_frame(const DomainData& d, const std::vector<float>& rho, const std::vector<float>& u, double u_ref,
-                  double dx, const FrameRequest& req) {
+Frame build_frame(const DomainData& d, const float* rho, const float* u, double u_ref, double dx,
+                  const FrameRequest& req) {
   const std::int64_t N = d.cells();
   const double inv_u = 1.0 / u_ref;
   const double cp_scale = cs2 / (0.5 * u_ref * u_ref);
@@ -53,7 +53,7 @@ Frame build_frame(const DomainData& d, const std::vector<float>& rho, const std:
     f.pressure.resize(N);
     for (std::int64_t n = 0; n < N; ++n) f.pressure[n] = is_solid(d, n) ? 0.0f : float((rho[n] - 1.0) * cp_scale);
   }
-  if (req.density) f.density = rho;
+  if (req.density) f.density.assign(rho, rho + N);
   if (req.mask) {
     f.mask.resize(N);
     for (std::int64_t n = 0; n < N; ++n) f.mask[n] = is_solid(d, n) ? 1 : 0;

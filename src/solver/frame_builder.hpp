@@ -15,7 +15,7 @@ struct FrameRequest {
 
 // rho: 1 per cell; u: 3 per cell (lattice units). u_ref: reference speed in lattice units; dx: cell size in
 // reference lengths.
-Frame build_frame(const DomainData& d, const std::vector<float>& rho, const std::vector<float>& u, double u_ref,
-                  double dx, const FrameRequest& req);
+Frame build_frame(const DomainData& d, const float* rho, const float* u, double u_ref, double dx,
+                  const FrameRequest& req);
 
 }  // namespace aerolbm

@@ -155,12 +155,12 @@ RunResult Simulation::run() {
       history.add({step, time, cd, cl, cs});
     }
     if (N > 0 && fields_on && (step % N == 0 || step == total)) {
-      // The device-to-host copy happens here; fields and file writing happen on the writer thread while the
-      // next steps run.
+      // The copy to the host runs on its own stream and the fields and files are made on the writer thread,
+      // both while the next steps run.
       FrameJob job;
       job.step = step;
       job.time = time;
-      backend_->macroscopic(job.rho, job.u);
+      job.fields = backend_->start_fields_transfer();
       frames.submit(std::move(job));
     }
     if (opt_.progress) progress.update(step, cd, cl);
