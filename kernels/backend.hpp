@@ -39,6 +39,13 @@ class FieldsTransfer {
   virtual const float* u() const = 0;    // 3 per cell, interleaved
 };
 
+// Result of the divergence watchdog's scan.
+struct StateCheck {
+  bool ok = true;
+  std::int64_t first_bad_cell = -1;  // lowest index of a cell with non-finite values or a speed over the bound
+  double speed = 0;                  // that cell's speed (NaN when non-finite)
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -55,6 +62,8 @@ class Backend {
   virtual std::array<double, 3> wall_force() = 0;
   // Density (1 per cell) and velocity (3 per cell, interleaved) of the current state.
   virtual void macroscopic(std::vector<float>& rho, std::vector<float>& u) = 0;
+  // Scans every cell for NaN/Inf and for speeds above `max_speed` (lattice units). A device reduction on the GPU.
+  virtual StateCheck check_state(double max_speed) = 0;
   // Starts moving the current density and velocity to the host without waiting for them (see FieldsTransfer).
   // Blocks only when every transfer buffer is still held by an earlier, unreleased transfer.
   virtual std::unique_ptr<FieldsTransfer> start_fields_transfer() = 0;

@@ -100,6 +100,25 @@ class CpuBackend final : public Backend {
     }
   }
 
+  StateCheck check_state(double max_speed) override {
+    const TwoLatticeAccess<T, R> acc{a_.data(), nullptr, g_.cells};
+    std::int64_t first = g_.cells;
+#pragma omp parallel for reduction(min : first) schedule(static) num_threads(threads_)
+    for (std::int64_t n = 0; n < g_.cells; ++n) {
+      R speed = 0;
+      if (!cell_is_sane<L, R>(g_, k_, acc, n, R(max_speed), speed) && n < first) first = n;
+    }
+    StateCheck c;
+    if (first < g_.cells) {
+      R speed = 0;
+      cell_is_sane<L, R>(g_, k_, acc, first, R(max_speed), speed);
+      c.ok = false;
+      c.first_bad_cell = first;
+      c.speed = double(speed);
+    }
+    return c;
+  }
+
   std::unique_ptr<FieldsTransfer> start_fields_transfer() override {
     auto t = std::make_unique<HostFields>();
     macroscopic(t->rho_, t->u_);

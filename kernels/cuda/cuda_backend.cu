@@ -3,6 +3,7 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <cmath>
 #include <condition_variable>
 #include <cub/device/device_reduce.cuh>
 #include <memory>
@@ -206,6 +207,34 @@ class CudaBackend final : public Backend {
     u_d_.download(u.data(), u.size());
   }
 
+  StateCheck check_state(double max_speed) override {
+    if (watch_.size() == 0) watch_.resize(1);
+    unsigned long long first = static_cast<unsigned long long>(g_.cells);
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(watch_.data(), &first, sizeof(first), cudaMemcpyHostToDevice, stream_));
+    cuda::check_state_kernel<L, T, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, a_.data(),
+                                                                                      R(max_speed), watch_.data());
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(&first, watch_.data(), sizeof(first), cudaMemcpyDeviceToHost, stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    StateCheck c;
+    if (first < static_cast<unsigned long long>(g_.cells)) {
+      // One cell's values, to say what went wrong there.
+      std::vector<T> pops(L::Q);
+      for (int i = 0; i < L::Q; ++i) {
+        AEROLBM_CUDA_CHECK(cudaMemcpy(&pops[i], a_.data() + std::int64_t(i) * g_.cells + std::int64_t(first),
+                                      sizeof(T), cudaMemcpyDeviceToHost));
+      }
+      R f[L::Q];
+      for (int i = 0; i < L::Q; ++i) f[i] = R(pops[i]);
+      const R zero[3] = {0, 0, 0};
+      const auto m = moments<L, R>(f, zero);
+      c.ok = false;
+      c.first_bad_cell = std::int64_t(first);
+      c.speed = std::sqrt(double(m.u[0]) * m.u[0] + double(m.u[1]) * m.u[1] + double(m.u[2]) * m.u[2]);
+    }
+    return c;
+  }
+
   std::unique_ptr<FieldsTransfer> start_fields_transfer() override {
     if (!copy_stream_) {
       // First frame: the copy stream and two slots of pinned host memory (16 bytes per cell each).
@@ -331,6 +360,7 @@ class CudaBackend final : public Backend {
   cuda::DeviceBuffer<float> rho_d_, u_d_;
   cudaStream_t copy_stream_ = nullptr;
   SlotPool pool_;
+  cuda::DeviceBuffer<unsigned long long> watch_;
 };
 
 template <class L>

@@ -111,6 +111,17 @@ __global__ void macroscopic_kernel(GridView g, StepConstants<R> k, const T* __re
   u[3 * n + 2] = float(v[2]);
 }
 
+// Divergence watchdog: the lowest index of a cell that is not sane (atomicMin; `first` starts at `cells`).
+template <class L, class T, class R>
+__global__ void check_state_kernel(GridView g, StepConstants<R> k, const T* __restrict__ f, R max_speed,
+                                   unsigned long long* first) {
+  const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n >= g.cells) return;
+  const TwoLatticeAccess<T, R> acc{f, nullptr, g.cells};
+  R speed = 0;
+  if (!cell_is_sane<L, R>(g, k, acc, n, max_speed, speed)) atomicMin(first, static_cast<unsigned long long>(n));
+}
+
 // Populations as double (checkpoints, comparisons) and back.
 template <class T>
 __global__ void to_double_kernel(std::int64_t count, const T* __restrict__ in, double* __restrict__ out) {

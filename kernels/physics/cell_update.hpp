@@ -121,6 +121,20 @@ AEROLBM_HD void cell_macroscopic(const StepConstants<R>& k, const Acc& acc, std:
   u[2] = m.u[2];
 }
 
+// Watchdog test for one cell: its density and velocity are finite and its speed is under the bound. Returns the
+// speed (NaN when something is not finite) through `speed`.
+template <class L, class R, class Acc>
+AEROLBM_HD bool cell_is_sane(const GridView& g, const StepConstants<R>& k, const Acc& acc, std::int64_t n,
+                             R max_speed, R& speed) {
+  if ((g.flags[n] & cell::type_mask) == cell::solid) return true;
+  R rho, u[3];
+  cell_macroscopic<L, R>(k, acc, n, rho, u);
+  const R s2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+  speed = sqrt(s2);
+  // Written so that NaN fails every comparison and so counts as bad.
+  return rho > R(0) && rho < R(1e30) && s2 <= max_speed * max_speed;
+}
+
 // Initial state: equilibrium at ρ = 1 with the inflow profile (uniform or parabolic) in every fluid cell, rest in
 // the body. Starting from the inflow profile rather than a plug spares a channel case the slow viscous diffusion of
 // the profile across the channel. Cases without an inlet (periodic, body-force driven) start at rest.

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <fstream>
 
@@ -82,6 +83,30 @@ Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Bod
 
 Simulation::~Simulation() = default;
 
+// Every kWatchEvery steps (and whenever a force comes out non-finite) the whole state is scanned for NaN/Inf and
+// for speeds beyond what the lattice carries stably. A failure stops the run with where and what to change.
+void Simulation::watchdog(std::int64_t step) {
+  constexpr double kMaxSpeed = 0.4;  // lattice units; the sound speed is 0.577
+  const StateCheck c = backend_->check_state(kMaxSpeed);
+  if (c.ok) return;
+  const std::int64_t n = c.first_bad_cell;
+  const std::int64_t x = n % units_.nx, y = (n / units_.nx) % units_.ny, z = n / (units_.nx * units_.ny);
+  const int dims = dimensions(case_.stencil);
+  char where[256];
+  std::snprintf(where, sizeof(where), "cell (%lld, %lld%s) at (%.3f, %.3f) reference lengths from the body pivot",
+                static_cast<long long>(x), static_cast<long long>(y),
+                dims == 3 ? (", " + std::to_string(z)).c_str() : "", (x + 0.5) * units_.dx - case_.body_position_chords[0],
+                (y + 0.5) * units_.dx - case_.body_position_chords[1]);
+  std::string what = std::isfinite(c.speed) ? "speed " + std::to_string(c.speed) + " cells/step (bound 0.4, inflow " +
+                                                  std::to_string(units_.u_lattice) + ")"
+                                            : std::string("non-finite values");
+  throw RunError("the run diverged by step " + std::to_string(step) + ": first bad " + std::string(where) + ", " +
+                 what + ". Likely cause: tau = " + std::to_string(units_.tau) +
+                 " is close to 0.5 for this resolution, or the Mach number is high. What to change: raise "
+                 "geometry.chord_cells, lower physics.reynolds or physics.mach, or try lattice.collision: bgk "
+                 "(TRT can be less robust near tau 0.5 at open boundaries).");
+}
+
 RunResult Simulation::run() {
   const auto& dir = opt_.output_dir;
   const int dims = dimensions(case_.stencil);
@@ -146,11 +171,7 @@ RunResult Simulation::run() {
       cd = F[0] * coef;
       cl = F[1] * coef;
       const double cs = F[2] * coef;
-      if (!std::isfinite(cd) || !std::isfinite(cl)) {
-        throw RunError("the run diverged before step " + std::to_string(step) +
-                       " (non-finite force). Lower physics.mach, raise geometry.chord_cells, or lower "
-                       "physics.reynolds so that tau moves away from 0.5 (tau = " + std::to_string(units_.tau) + ").");
-      }
+      if (!std::isfinite(cd) || !std::isfinite(cl) || step % kWatchEvery == 0 || step == total) watchdog(step);
       csv.append(step, time, F, cd, cl, cs);
       history.add({step, time, cd, cl, cs});
     }

@@ -39,7 +39,10 @@ class Simulation {
   Backend& backend() { return *backend_; }
   const DomainData& domain() const { return domain_; }
 
+  static constexpr std::int64_t kWatchEvery = 100;  // one extra pass over the state: about 1 % of the run
+
  private:
+  void watchdog(std::int64_t step);
   Case case_;
   LatticeUnits units_;
   std::unique_ptr<Body> body_;
