@@ -12,12 +12,12 @@ A=$B/bin/aerolbm
 log() { echo "== $*" | tee -a "$OUT/session.log"; }
 log "$(date -u) $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader)"
 log "gpu tests"
-"$B/bin/gpu_tests" 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "rel\.|drag|OK|FAILED|PASSED|C_D"
+timeout 180 "$B/bin/gpu_tests" 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "rel\.|drag|OK|FAILED|PASSED|C_D"
 log "default case on the GPU"
-"$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda -o /tmp/run_gpu > "$OUT/run_gpu.log" 2>&1
+timeout 60 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda -o /tmp/run_gpu > "$OUT/run_gpu.log" 2>&1
 grep "done:" "$OUT/run_gpu.log"; cp /tmp/run_gpu/summary.json "$OUT/summary_gpu.json"
 log "benchmarks"
-{
+[ "${QUICK:-0}" = 1 ] || {
   "$A" bench --lattice D2Q9 --cells 500000,4000000,64000000 --precision fp32,fp16s --variants pull,tiled --steps 200 --json /tmp/b2.json
   "$A" bench --lattice D3Q19 --cells 16777216 --precision fp32,fp16s --variants pull,tiled --steps 100 --json /tmp/b19.json
   "$A" bench --lattice D3Q27 --cells 16777216 --precision fp32,fp16s --variants pull --steps 100 --json /tmp/b27.json
@@ -28,16 +28,17 @@ print(json.dumps([json.load(open(f)) for f in ("/tmp/b2.json", "/tmp/b19.json", 
 PY
 log "output cost: default case at chord 256 (3.3 M cells, 52 MB of fields per frame), 1000 steps"
 for every in 0 100; do
-  "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda --steps 1000 -o /tmp/run_out$every \
+  timeout 60 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda --steps 1000 -o /tmp/run_out$every \
     --set geometry.chord_cells=256 --set output.every=$every --set forces.every=100 2>&1 | grep "done:" | sed "s/^/every=$every: /"
 done
 log "compute-sanitizer memcheck and racecheck (tiled kernel, short runs)"
 for tool in memcheck racecheck; do
-  compute-sanitizer --tool $tool --error-exitcode 9 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda \
+  timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda \
     --steps 24 -o /tmp/run_san_$tool --set output.every=12 --set geometry.chord_cells=32 --set lattice.kernel=tiled \
     > "$OUT/$tool.log" 2>&1
   echo "$tool exit $? : $(grep 'ERROR SUMMARY' "$OUT/$tool.log")"
 done
+[ "${QUICK:-0}" = 1 ] && { log "end (quick) $(date -u)"; exit 0; }
 log "long validation on the GPU"
 AEROLBM_TEST_BACKEND=cuda timeout 300 "$B/bin/validation_tests" --gtest_filter='*Long*' 2>&1 | tee "$OUT/validation_gpu.log" | grep -E "C_D|OK|FAIL"
 log "end $(date -u)"
