@@ -143,10 +143,10 @@ lattice:
   stencil: D3Q19
   collision: bgk
   precision: fp64
-  kernel: aa
+  kernel: tiled
   tau_min: 0.51
   les:
-    model: smagorinsky
+    model: none
     constant: 0.1
 boundaries:
   inlet: velocity
@@ -175,9 +175,9 @@ checkpoint: {every: 5000}
   EXPECT_EQ(c.body_position_chords, (std::array<double, 3>{5, 2, 2.05}));
   EXPECT_EQ(c.collision, Collision::BGK);
   EXPECT_EQ(c.precision, Precision::FP64);
-  EXPECT_EQ(c.kernel, "aa");
+  EXPECT_EQ(c.kernel, "tiled");
   EXPECT_EQ(c.tau_min, 0.51);
-  EXPECT_EQ(c.les_model, "smagorinsky");
+  EXPECT_EQ(c.les_model, "none");
   EXPECT_EQ(c.les_constant, 0.1);
   EXPECT_EQ(c.lateral, FaceBC::Wall);
   EXPECT_EQ(c.wall, WallModel::HalfwayBounceBack);

@@ -42,9 +42,9 @@ TEST_F(CaseOverrides, NewKeysAndSectionsInTheSchemaAreCreated) {
   const auto minimal = dir.write("min.yaml",
                                  "schema_version: 1\nphysics: {reynolds: 100, mach: 0.1}\n"
                                  "geometry: {type: cylinder, diameter_cells: 20}\n");
-  const Case c = load_case(minimal, {"lattice.les.model=smagorinsky", "lattice.les.constant=0.12", "time.steps=250",
+  const Case c = load_case(minimal, {"lattice.les.model=none", "lattice.les.constant=0.12", "time.steps=250",
                                      "boundaries.inlet_profile=parabolic"});
-  EXPECT_EQ(c.les_model, "smagorinsky");
+  EXPECT_EQ(c.les_model, "none");
   EXPECT_EQ(c.les_constant, 0.12);
   EXPECT_EQ(c.steps, 250);
   EXPECT_EQ(c.inlet_profile, InletProfile::Parabolic);

@@ -53,6 +53,9 @@ TEST(CaseRules, OutOfRangeValuesGiveTheRange) {
                        ":6: lattice.tau_min: expected a number in (0.5, 2], got 0.5."));
   EXPECT_TRUE(Contains(sketch_error(6, "lattice: {les: {model: smagorinsky, constant: 0.6}}"),
                        ":6: lattice.les.constant: expected a number in (0, 0.5], got 0.6."));
+  // Smagorinsky is in the schema but not in the solver yet: refused, not silently ignored.
+  EXPECT_TRUE(Contains(sketch_error(6, "lattice: {les: {model: smagorinsky}}"),
+                       "lattice.les.model: expected none (the only model this version runs), got smagorinsky"));
   EXPECT_TRUE(Contains(sketch_error(8, "time: {convective_times: 0}"),
                        ":8: time.convective_times: expected a number > 0, got 0."));
   EXPECT_TRUE(Contains(sketch_error(8, "time: {steps: -5}"), ":8: time.steps: expected a whole number >= 0, got -5."));
