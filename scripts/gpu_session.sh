@@ -18,9 +18,9 @@ timeout 60 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda -o /tmp/run_g
 grep "done:" "$OUT/run_gpu.log"; cp /tmp/run_gpu/summary.json "$OUT/summary_gpu.json"
 log "benchmarks"
 [ "${QUICK:-0}" = 1 ] || {
-  "$A" bench --lattice D2Q9 --cells 500000,4000000,64000000 --precision fp32,fp16s --variants pull,tiled --steps 200 --json /tmp/b2.json
-  "$A" bench --lattice D3Q19 --cells 16777216 --precision fp32,fp16s --variants pull,tiled --steps 100 --json /tmp/b19.json
-  "$A" bench --lattice D3Q27 --cells 16777216 --precision fp32,fp16s --variants pull --steps 100 --json /tmp/b27.json
+  "$A" bench --lattice D2Q9 --cells 500000,4000000,64000000 --precision fp32,fp16s --variants pull,aa,tiled --steps 200 --json /tmp/b2.json
+  "$A" bench --lattice D3Q19 --cells 16777216 --precision fp32,fp16s --variants pull,aa,tiled --steps 100 --json /tmp/b19.json
+  "$A" bench --lattice D3Q27 --cells 16777216 --precision fp32,fp16s --variants pull,aa --steps 100 --json /tmp/b27.json
 } 2>&1 | tee "$OUT/bench.log" | grep -vE "^aerolbm bench"
 /usr/bin/env python3 - <<'PY' > "$OUT/bench.json" 2>/dev/null
 import json
@@ -31,14 +31,15 @@ for every in 0 100; do
   timeout 60 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda --steps 1000 -o /tmp/run_out$every \
     --set geometry.chord_cells=256 --set output.every=$every --set forces.every=100 2>&1 | grep "done:" | sed "s/^/every=$every: /"
 done
-log "compute-sanitizer memcheck and racecheck (tiled kernel, short runs)"
-for tool in memcheck racecheck; do
+log "compute-sanitizer (short runs of the default case at chord 32): memcheck + initcheck per variant, racecheck on tiled"
+for kv in tiled:memcheck tiled:racecheck tiled:initcheck aa:memcheck aa:initcheck pull:memcheck pull:initcheck; do
+  kernel=${kv%%:*} tool=${kv##*:}
   timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda \
-    --steps 24 -o /tmp/run_san_$tool --set output.every=12 --set geometry.chord_cells=32 --set lattice.kernel=tiled \
-    > "$OUT/$tool.log" 2>&1
-  echo "$tool exit $? : $(grep 'ERROR SUMMARY' "$OUT/$tool.log")"
+    --steps 24 -o /tmp/run_san_${kernel}_$tool --set output.every=12 --set geometry.chord_cells=32 \
+    --set lattice.kernel=$kernel > "$OUT/san_${kernel}_$tool.log" 2>&1
+  echo "$kernel $tool exit $? : $(grep 'ERROR SUMMARY' "$OUT/san_${kernel}_$tool.log")" | tee -a "$OUT/session.log"
 done
-[ "${QUICK:-0}" = 1 ] && { log "end (quick) $(date -u)"; exit 0; }
+[ "${QUICK:-0}" = 1 ] || [ "${SKIP_LONG:-0}" = 1 ] && { log "end (no long validation) $(date -u)"; exit 0; }
 log "long validation on the GPU"
 AEROLBM_TEST_BACKEND=cuda timeout 300 "$B/bin/validation_tests" --gtest_filter='*Long*' 2>&1 | tee "$OUT/validation_gpu.log" | grep -E "C_D|OK|FAIL"
 log "end $(date -u)"

@@ -7,8 +7,10 @@
 #include <utility>
 
 #include "kernels/backend.hpp"
-#include "kernels/cpu/two_lattice.hpp"
 #include "kernels/physics/cell_update.hpp"
+#include "kernels/storage/aa_lattice.hpp"
+#include "kernels/storage/aa_rows.hpp"
+#include "kernels/storage/two_lattice.hpp"
 
 namespace aerolbm {
 namespace {
@@ -37,22 +39,34 @@ class CpuBackend final : public Backend {
     g_.flags = dom_.flags.data();
     g_.link = dom_.link.data();
     g_.q = dom_.q.data();
+    aa_ = cfg.kernel == "aa";
     a_.assign(std::size_t(L::Q) * g_.cells, T(0));
-    b_ = a_;
+    if (aa_) {
+      rows_ = build_aa_rows<L>(g_);
+      snap_[0].assign(std::size_t(L::Q) * rows_.row_cell.size(), T(0));
+      snap_[1] = snap_[0];
+    } else {
+      b_ = a_;
+    }
   }
 
   std::string name() const override { return "cpu"; }
   std::string device() const override { return std::to_string(threads_) + " OpenMP threads"; }
-  std::string kernel() const override { return "pull (two lattices)"; }
+  std::string kernel() const override { return aa_ ? "aa (one lattice, in place)" : "pull (two lattices)"; }
 
   void initialize() override {
-    const TwoLatticeAccess<T, R> acc{nullptr, a_.data(), g_.cells};
+    with_state([&](const auto& acc) {
 #pragma omp parallel for schedule(static) num_threads(threads_)
-    for (std::int64_t n = 0; n < g_.cells; ++n) initialize_cell<L, R>(g_, k_, acc, n);
-    b_ = a_;
+      for (std::int64_t n = 0; n < g_.cells; ++n) initialize_cell<L, R>(g_, k_, acc, n);
+    });
+    if (!aa_) b_ = a_;
   }
 
   void run(std::int64_t steps) override {
+    if (aa_) {
+      for (std::int64_t s = 0; s < steps; ++s) step_in_place();
+      return;
+    }
     const int nx = g_.n[0], ny = g_.n[1], nz = g_.n[2];
     for (std::int64_t s = 0; s < steps; ++s) {
       const TwoLatticeAccess<T, R> acc{a_.data(), b_.data(), g_.cells};
@@ -73,7 +87,92 @@ class CpuBackend final : public Backend {
   }
 
   std::array<double, 3> wall_force() override {
-    const TwoLatticeAccess<T, R> acc{a_.data(), nullptr, g_.cells};
+    return with_state([&](const auto& acc) { return wall_force(acc); });
+  }
+
+  void macroscopic(std::vector<float>& rho, std::vector<float>& u) override {
+    with_state([&](const auto& acc) { macroscopic(acc, rho, u); });
+  }
+
+  StateCheck check_state(double max_speed) override {
+    return with_state([&](const auto& acc) { return check_state(acc, max_speed); });
+  }
+
+  std::unique_ptr<FieldsTransfer> start_fields_transfer() override {
+    auto t = std::make_unique<HostFields>();
+    macroscopic(t->rho_, t->u_);
+    return t;
+  }
+
+  void read_populations(std::vector<double>& f) override {
+    f.resize(std::size_t(L::Q) * g_.cells);
+    with_state([&](const auto& acc) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+      for (std::int64_t n = 0; n < g_.cells; ++n)
+        for (int i = 0; i < L::Q; ++i) f[std::size_t(i) * g_.cells + n] = double(acc.get(i, n));
+    });
+  }
+
+  void write_populations(const std::vector<double>& f) override {
+    if (f.size() != std::size_t(L::Q) * g_.cells) throw std::runtime_error("write_populations: size mismatch");
+    with_state([&](const auto& acc) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+      for (std::int64_t n = 0; n < g_.cells; ++n)
+        for (int i = 0; i < L::Q; ++i) acc.put(i, n, R(f[std::size_t(i) * g_.cells + n]));
+    });
+    if (!aa_) b_ = a_;
+  }
+
+ private:
+  // Calls fn with the accessor of the current state: get(i, n) = f*_i(n), put sets it.
+  template <class Fn>
+  decltype(auto) with_state(Fn&& fn) {
+    if (aa_) return fn(AAStateAccess<L, T, R>{g_, storage()});
+    return fn(TwoLatticeAccess<T, R>{a_.data(), a_.data(), g_.cells});
+  }
+
+  AAStorage<T> storage() {
+    return AAStorage<T>{a_.data(),          snap_[cur_].data(),   snap_[cur_ ^ 1].data(),
+                        rows_.row.data(),   rows_.row_cell.data(), std::int64_t(rows_.row_cell.size()),
+                        rows_.boundary_rows, odd_};
+  }
+
+  // One in-place step: gather the boundary cells' interior neighbours, update the interior in place, then the
+  // boundary cells from the snapshot (any order would do: no two cells touch the same slot).
+  void step_in_place() {
+    const AAStorage<T> s = storage();
+    const GridView g = g_;
+    const StepConstants<R> k = k_;
+#pragma omp parallel num_threads(threads_)
+    {
+#pragma omp for schedule(static)
+      for (std::int64_t r = s.boundary_rows; r < s.rows; ++r) aa_gather_row<L>(g, s, r);
+#pragma omp for collapse(2) schedule(static)
+      for (int z = 0; z < g.n[2]; ++z)
+        for (int y = 0; y < g.n[1]; ++y)
+          for (int x = 0; x < g.n[0]; ++x) {
+            if (!is_interior<L>(g, g.flags[g.index(x, y, z)], x, y, z)) continue;
+            if (s.odd) {
+              aa_interior_update<L, T, R, true>(g, k, s.f, x, y, z);
+            } else {
+              aa_interior_update<L, T, R, false>(g, k, s.f, x, y, z);
+            }
+          }
+#pragma omp for schedule(static)
+      for (std::int64_t r = 0; r < s.boundary_rows; ++r) {
+        const std::int64_t n = s.row_cell[r];
+        int x[3];
+        aa_coords(g, n, x);
+        AABoundaryAccess<L, T, R> acc{g, s};
+        update_cell<L, R>(g, k, acc, x[0], x[1], x[2]);
+      }
+    }
+    cur_ ^= 1;
+    odd_ ^= 1;
+  }
+
+  template <class Acc>
+  std::array<double, 3> wall_force(const Acc& acc) {
     double fx = 0, fy = 0, fz = 0;
     const auto& cells = dom_.wall_cells;
 #pragma omp parallel for reduction(+ : fx, fy, fz) schedule(static) num_threads(threads_)
@@ -87,10 +186,10 @@ class CpuBackend final : public Backend {
     return {fx, fy, fz};
   }
 
-  void macroscopic(std::vector<float>& rho, std::vector<float>& u) override {
+  template <class Acc>
+  void macroscopic(const Acc& acc, std::vector<float>& rho, std::vector<float>& u) {
     rho.resize(g_.cells);
     u.resize(3 * g_.cells);
-    const TwoLatticeAccess<T, R> acc{a_.data(), nullptr, g_.cells};
 #pragma omp parallel for schedule(static) num_threads(threads_)
     for (std::int64_t n = 0; n < g_.cells; ++n) {
       R r, v[3];
@@ -100,8 +199,8 @@ class CpuBackend final : public Backend {
     }
   }
 
-  StateCheck check_state(double max_speed) override {
-    const TwoLatticeAccess<T, R> acc{a_.data(), nullptr, g_.cells};
+  template <class Acc>
+  StateCheck check_state(const Acc& acc, double max_speed) {
     std::int64_t first = g_.cells;
 #pragma omp parallel for reduction(min : first) schedule(static) num_threads(threads_)
     for (std::int64_t n = 0; n < g_.cells; ++n) {
@@ -119,25 +218,15 @@ class CpuBackend final : public Backend {
     return c;
   }
 
-  std::unique_ptr<FieldsTransfer> start_fields_transfer() override {
-    auto t = std::make_unique<HostFields>();
-    macroscopic(t->rho_, t->u_);
-    return t;
-  }
-
-  void read_populations(std::vector<double>& f) override { f.assign(a_.begin(), a_.end()); }
-  void write_populations(const std::vector<double>& f) override {
-    if (f.size() != a_.size()) throw std::runtime_error("write_populations: size mismatch");
-    std::transform(f.begin(), f.end(), a_.begin(), [](double v) { return T(v); });
-    b_ = a_;
-  }
-
- private:
   DomainData dom_;
   GridView g_{};
   StepConstants<R> k_;
   int threads_;
-  std::vector<T> a_, b_;
+  std::vector<T> a_, b_;  // two lattices; in place: a_ only
+  bool aa_ = false;
+  AARows rows_;
+  std::vector<T> snap_[2];
+  int cur_ = 0, odd_ = 0;
 };
 
 template <class L>

@@ -1,4 +1,4 @@
-// CUDA backend: structure of arrays, two lattices, fp32 or fp16 storage (arithmetic in fp32), kernel variants from
+// CUDA backend: structure of arrays, two lattices or one in place, fp32 or fp16 storage (arithmetic in fp32), kernel variants from
 // lbm_kernels.cuh, steps replayed from a CUDA graph so small grids are not launch-bound.
 #include <cuda_fp16.h>
 
@@ -14,6 +14,7 @@
 #include "kernels/backend.hpp"
 #include "kernels/cuda/cuda_check.cuh"
 #include "kernels/cuda/lbm_kernels.cuh"
+#include "kernels/storage/aa_rows.hpp"
 
 namespace aerolbm {
 namespace {
@@ -66,17 +67,18 @@ class CudaBackend final : public Backend {
   CudaBackend(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p)
       : k_(make_step_constants<R>(p)), nrows_(std::int64_t(d.wall_cells.size())) {
     variant_ = cfg.kernel == "auto" ? "pull" : cfg.kernel;
-    if (variant_ != "pull" && variant_ != "tiled") {
+    if (variant_ != "pull" && variant_ != "tiled" && variant_ != "aa") {
       throw std::invalid_argument("lattice.kernel: '" + cfg.kernel +
-                                  "' is not available in the CUDA backend; use auto, pull or tiled");
+                                  "' is not available in the CUDA backend; use auto, pull, aa or tiled");
     }
+    aa_ = variant_ == "aa";
     int dev = 0;
     AEROLBM_CUDA_CHECK(cudaGetDevice(&dev));
     cudaDeviceProp prop{};
     AEROLBM_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
     device_ = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ", " +
               std::to_string(prop.multiProcessorCount) + " SMs)";
-    const std::size_t need = d.cells() * (2 * L::Q * sizeof(T) + 1 + 4);
+    const std::size_t need = d.cells() * ((aa_ ? 1 : 2) * L::Q * sizeof(T) + 1 + 4 + (aa_ ? 4 : 0));
     std::size_t free_b = 0, total_b = 0;
     AEROLBM_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     if (need > free_b) {
@@ -115,11 +117,23 @@ class CudaBackend final : public Backend {
       boundary_.resize(std::max<std::size_t>(1, list.size()));
       boundary_.upload(list.data(), list.size());
     }
+    if (aa_) {
+      GridView host = g_;
+      host.flags = d.flags.data();
+      const AARows rows = build_aa_rows<L>(host);
+      aa_rows_ = std::int64_t(rows.row_cell.size());
+      aa_boundary_rows_ = rows.boundary_rows;
+      aa_row_.resize(rows.row.size());
+      aa_row_.upload(rows.row.data(), rows.row.size());
+      aa_row_cell_.resize(std::max<std::size_t>(1, rows.row_cell.size()));
+      aa_row_cell_.upload(rows.row_cell.data(), rows.row_cell.size());
+      for (auto& sn : snap_) sn.resize(std::max<std::size_t>(1, std::size_t(L::Q) * rows.row_cell.size()));
+    }
     g_.flags = flags_.data();
     g_.link = link_.data();
     g_.q = q_.data();
     a_.resize(std::size_t(L::Q) * g_.cells);
-    b_.resize(std::size_t(L::Q) * g_.cells);
+    if (!aa_) b_.resize(std::size_t(L::Q) * g_.cells);
     force_parts_.resize(std::max<std::int64_t>(1, 3 * nrows_));
     force_sum_.resize(3);
     std::size_t bytes = 0;
@@ -150,15 +164,16 @@ class CudaBackend final : public Backend {
   std::string name() const override { return "cuda"; }
   std::string device() const override { return device_; }
   std::string kernel() const override {
-    return variant_ + (sizeof(T) == 2 ? " (two lattices, fp16s storage)" : " (two lattices, fp32)");
+    return variant_ + (aa_ ? " (one lattice in place" : " (two lattices") +
+           (sizeof(T) == 2 ? ", fp16s storage)" : ", fp32)");
   }
 
   void initialize() override {
-    cuda::initialize_kernel<L, T, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, a_.data());
+    with_state([&](auto acc) {
+      cuda::initialize_kernel<L, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, acc);
+    });
     AEROLBM_CUDA_LAUNCH_CHECK();
-    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(b_.data(), a_.data(), a_.size() * sizeof(T), cudaMemcpyDeviceToDevice,
-                                       stream_));
-    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    sync_second_lattice();
   }
 
   void run(std::int64_t steps) override {
@@ -178,8 +193,10 @@ class CudaBackend final : public Backend {
 
   std::array<double, 3> wall_force() override {
     if (nrows_ == 0) return {0, 0, 0};
-    cuda::wall_force_kernel<L, T, R><<<blocks_for(nrows_, 128), 128, 0, stream_>>>(g_, k_, a_.data(), rows_.data(),
-                                                                                   nrows_, force_parts_.data());
+    with_state([&](auto acc) {
+      cuda::wall_force_kernel<L, R><<<blocks_for(nrows_, 128), 128, 0, stream_>>>(g_, k_, acc, rows_.data(), nrows_,
+                                                                                  force_parts_.data());
+    });
     AEROLBM_CUDA_LAUNCH_CHECK();
     for (int c = 0; c < 3; ++c) {
       std::size_t bytes = cub_bytes_;
@@ -197,8 +214,10 @@ class CudaBackend final : public Backend {
       rho_d_.resize(g_.cells);
       u_d_.resize(3 * g_.cells);
     }
-    cuda::macroscopic_kernel<L, T, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, a_.data(),
-                                                                                      rho_d_.data(), u_d_.data());
+    with_state([&](auto acc) {
+      cuda::macroscopic_kernel<L, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, acc, rho_d_.data(),
+                                                                                     u_d_.data());
+    });
     AEROLBM_CUDA_LAUNCH_CHECK();
     AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     rho.resize(g_.cells);
@@ -211,26 +230,25 @@ class CudaBackend final : public Backend {
     if (watch_.size() == 0) watch_.resize(1);
     unsigned long long first = static_cast<unsigned long long>(g_.cells);
     AEROLBM_CUDA_CHECK(cudaMemcpyAsync(watch_.data(), &first, sizeof(first), cudaMemcpyHostToDevice, stream_));
-    cuda::check_state_kernel<L, T, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, a_.data(),
-                                                                                      R(max_speed), watch_.data());
+    with_state([&](auto acc) {
+      cuda::check_state_kernel<L, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, acc, R(max_speed),
+                                                                                     watch_.data());
+    });
     AEROLBM_CUDA_LAUNCH_CHECK();
     AEROLBM_CUDA_CHECK(cudaMemcpyAsync(&first, watch_.data(), sizeof(first), cudaMemcpyDeviceToHost, stream_));
     AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     StateCheck c;
     if (first < static_cast<unsigned long long>(g_.cells)) {
-      // One cell's values, to say what went wrong there.
-      std::vector<T> pops(L::Q);
-      for (int i = 0; i < L::Q; ++i) {
-        AEROLBM_CUDA_CHECK(cudaMemcpy(&pops[i], a_.data() + std::int64_t(i) * g_.cells + std::int64_t(first),
-                                      sizeof(T), cudaMemcpyDeviceToHost));
-      }
-      R f[L::Q];
-      for (int i = 0; i < L::Q; ++i) f[i] = R(pops[i]);
-      const R zero[3] = {0, 0, 0};
-      const auto m = moments<L, R>(f, zero);
+      // That cell's speed, to say what went wrong there.
+      cuda::DeviceBuffer<double> speed(1);
+      with_state([&](auto acc) {
+        cuda::cell_speed_kernel<L, R><<<1, 1, 0, stream_>>>(g_, k_, acc, std::int64_t(first), speed.data());
+      });
+      AEROLBM_CUDA_LAUNCH_CHECK();
+      AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
       c.ok = false;
       c.first_bad_cell = std::int64_t(first);
-      c.speed = std::sqrt(double(m.u[0]) * m.u[0] + double(m.u[1]) * m.u[1] + double(m.u[2]) * m.u[2]);
+      speed.download(&c.speed, 1);
     }
     return c;
   }
@@ -259,8 +277,10 @@ class CudaBackend final : public Backend {
     auto transfer = std::make_unique<DeviceFields>(&pool_, s);  // releases the slot if anything below throws
     TransferSlot& sl = pool_.slot[s];
     // In stream order the kernel reads the current state before the next step overwrites it.
-    cuda::macroscopic_kernel<L, T, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, a_.data(),
-                                                                                      sl.rho_d.data(), sl.u_d.data());
+    with_state([&](auto acc) {
+      cuda::macroscopic_kernel<L, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, acc, sl.rho_d.data(),
+                                                                                     sl.u_d.data());
+    });
     AEROLBM_CUDA_LAUNCH_CHECK();
     AEROLBM_CUDA_CHECK(cudaEventRecord(sl.computed, stream_));
     AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(copy_stream_, sl.computed, 0));
@@ -274,7 +294,9 @@ class CudaBackend final : public Backend {
 
   void read_populations(std::vector<double>& f) override {
     cuda::DeviceBuffer<double> tmp(a_.size());
-    cuda::to_double_kernel<T><<<blocks_for(a_.size(), 256), 256, 0, stream_>>>(a_.size(), a_.data(), tmp.data());
+    with_state([&](auto acc) {
+      cuda::state_to_double_kernel<L, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, acc, tmp.data());
+    });
     AEROLBM_CUDA_LAUNCH_CHECK();
     AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     f.resize(a_.size());
@@ -285,14 +307,61 @@ class CudaBackend final : public Backend {
     if (f.size() != a_.size()) throw std::runtime_error("write_populations: size mismatch");
     cuda::DeviceBuffer<double> tmp(f.size());
     tmp.upload(f.data(), f.size());
-    cuda::from_double_kernel<T><<<blocks_for(a_.size(), 256), 256, 0, stream_>>>(a_.size(), tmp.data(), a_.data());
+    with_state([&](auto acc) {
+      cuda::state_from_double_kernel<L, R><<<blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, acc, tmp.data());
+    });
     AEROLBM_CUDA_LAUNCH_CHECK();
-    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(b_.data(), a_.data(), a_.size() * sizeof(T), cudaMemcpyDeviceToDevice,
-                                       stream_));
-    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    sync_second_lattice();
   }
 
  private:
+  // Calls fn with the accessor of the current state (get(i, n) = post-collision f_i of cell n; put sets it).
+  template <class Fn>
+  void with_state(Fn&& fn) {
+    if (aa_) {
+      fn(AAStateAccess<L, T, R>{g_, storage()});
+    } else {
+      fn(TwoLatticeAccess<T, R>{a_.data(), a_.data(), g_.cells});
+    }
+  }
+
+  AAStorage<T> storage() {
+    return AAStorage<T>{a_.data(),          snap_[cur_].data(), snap_[cur_ ^ 1].data(), aa_row_.data(),
+                        aa_row_cell_.data(), aa_rows_,          aa_boundary_rows_,      odd_};
+  }
+
+  // After the state was set: the two-lattice scheme's other lattice holds it too (solid cells are never written).
+  void sync_second_lattice() {
+    if (!aa_) {
+      AEROLBM_CUDA_CHECK(cudaMemcpyAsync(b_.data(), a_.data(), a_.size() * sizeof(T), cudaMemcpyDeviceToDevice,
+                                         stream_));
+    }
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  // One in-place step: snapshot the boundary cells' interior neighbours, then the interior in place and the
+  // boundary cells from the snapshot; the snapshot copies and the layout flip.
+  void launch_step_in_place() {
+    const AAStorage<T> s = storage();
+    if (aa_rows_ > aa_boundary_rows_) {
+      cuda::aa_gather_kernel<L, T><<<blocks_for(aa_rows_ - aa_boundary_rows_, 128), 128, 0, stream_>>>(g_, s);
+      AEROLBM_CUDA_LAUNCH_CHECK();
+    }
+    const dim3 grid(blocks_for(g_.n[0], 128), unsigned(g_.n[1]), unsigned(g_.n[2]));
+    if (s.odd) {
+      cuda::stream_collide_aa<L, T, R, true><<<grid, 128, 0, stream_>>>(g_, k_, s.f);
+    } else {
+      cuda::stream_collide_aa<L, T, R, false><<<grid, 128, 0, stream_>>>(g_, k_, s.f);
+    }
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    if (aa_boundary_rows_ > 0) {
+      cuda::stream_collide_aa_boundary<L, T, R><<<blocks_for(aa_boundary_rows_, 128), 128, 0, stream_>>>(g_, k_, s);
+      AEROLBM_CUDA_LAUNCH_CHECK();
+    }
+    cur_ ^= 1;
+    odd_ ^= 1;
+  }
+
   void launch_step(const T* src, T* dst) {
     if (variant_ == "tiled") {
       const dim3 block(cuda::kTileX, cuda::kTileY, 1);
@@ -321,7 +390,13 @@ class CudaBackend final : public Backend {
     if (!graph_exec_ && steps >= kGraphSteps) {
       cudaGraph_t graph;
       AEROLBM_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-      for (int s = 0; s < kGraphSteps; ++s) launch_step(s % 2 ? b_.data() : a_.data(), s % 2 ? a_.data() : b_.data());
+      for (int s = 0; s < kGraphSteps; ++s) {
+        if (aa_) {
+          launch_step_in_place();  // flips the layout; an even count ends where it started
+        } else {
+          launch_step(s % 2 ? b_.data() : a_.data(), s % 2 ? a_.data() : b_.data());
+        }
+      }
       AEROLBM_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
       AEROLBM_CUDA_CHECK(cudaGraphInstantiate(&graph_exec_, graph, 0));
       AEROLBM_CUDA_CHECK(cudaGraphDestroy(graph));
@@ -335,8 +410,12 @@ class CudaBackend final : public Backend {
       graph_exec_ = nullptr;
     }
     for (; steps > 0; --steps) {
-      launch_step(a_.data(), b_.data());
-      std::swap(a_, b_);
+      if (aa_) {
+        launch_step_in_place();
+      } else {
+        launch_step(a_.data(), b_.data());
+        std::swap(a_, b_);
+      }
     }
   }
 
@@ -353,7 +432,13 @@ class CudaBackend final : public Backend {
   cuda::DeviceBuffer<std::int64_t> rows_;
   cuda::DeviceBuffer<std::int64_t> boundary_;  // cells updated by the boundary kernel
   std::int64_t nboundary_ = 0;
-  cuda::DeviceBuffer<T> a_, b_;
+  cuda::DeviceBuffer<T> a_, b_;  // two lattices; in place: a_ only
+  bool aa_ = false;               // in-place storage (kernels/storage/aa_lattice.hpp)
+  cuda::DeviceBuffer<std::int32_t> aa_row_;
+  cuda::DeviceBuffer<std::int64_t> aa_row_cell_;
+  cuda::DeviceBuffer<T> snap_[2];
+  std::int64_t aa_rows_ = 0, aa_boundary_rows_ = 0;
+  int cur_ = 0, odd_ = 0;
   cuda::DeviceBuffer<double> force_parts_, force_sum_;
   cuda::DeviceBuffer<unsigned char> cub_temp_;
   std::size_t cub_bytes_ = 0;

@@ -1,8 +1,9 @@
 #pragma once
 // The stream-collide kernel variants and the helper kernels of the CUDA backend. All call the per-cell physics in
 // kernels/physics; they differ only in how a cell's incoming populations are fetched.
-#include "kernels/cpu/two_lattice.hpp"
 #include "kernels/physics/cell_update.hpp"
+#include "kernels/storage/aa_lattice.hpp"
+#include "kernels/storage/two_lattice.hpp"
 
 namespace aerolbm::cuda {
 
@@ -76,20 +77,48 @@ __global__ void __launch_bounds__(kTileX * kTileY) stream_collide_tiled(GridView
   if (interior) collide_and_store<L, R>(k, acc, n, f);
 }
 
-template <class L, class T, class R>
-__global__ void initialize_kernel(GridView g, StepConstants<R> k, T* f) {
-  const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (n >= g.cells) return;
-  const TwoLatticeAccess<T, R> acc{nullptr, f, g.cells};
-  initialize_cell<L, R>(g, k, acc, n);
+// Variant "aa": one lattice updated in place (kernels/storage/aa_lattice.hpp); `Odd` picks the layout (steps done
+// so far, mod 2). Interior cells only; the boundary cells run stream_collide_aa_boundary from the snapshot, after
+// aa_gather_kernel.
+template <class L, class T, class R, bool Odd>
+__global__ void __launch_bounds__(128) stream_collide_aa(GridView g, StepConstants<R> k, T* __restrict__ f) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y, z = blockIdx.z;
+  if (x >= g.n[0]) return;
+  if (!is_interior<L>(g, g.flags[g.index(x, y, z)], x, y, z)) return;
+  aa_interior_update<L, T, R, Odd>(g, k, f, x, y, z);
+}
+
+template <class L, class T>
+__global__ void aa_gather_kernel(GridView g, AAStorage<T> s) {
+  const std::int64_t r = s.boundary_rows + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r < s.rows) aa_gather_row<L>(g, s, r);
 }
 
 template <class L, class T, class R>
-__global__ void wall_force_kernel(GridView g, StepConstants<R> k, const T* __restrict__ f,
-                                  const std::int64_t* __restrict__ rows, std::int64_t nrows, double* __restrict__ out) {
+__global__ void stream_collide_aa_boundary(GridView g, StepConstants<R> k, AAStorage<T> s) {
+  const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= s.boundary_rows) return;
+  int x[3];
+  aa_coords(g, s.row_cell[r], x);
+  AABoundaryAccess<L, T, R> acc{g, s};
+  update_cell<L, R>(g, k, acc, x[0], x[1], x[2]);
+}
+
+// The kernels below see the state through an accessor (get(i, n) = post-collision f_i of cell n; put sets it),
+// so they serve the two-lattice and the in-place storage alike.
+template <class L, class R, class Acc>
+__global__ void initialize_kernel(GridView g, StepConstants<R> k, Acc acc) {
+  const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n >= g.cells) return;
+  initialize_cell<L, R>(g, k, acc, n);
+}
+
+template <class L, class R, class Acc>
+__global__ void wall_force_kernel(GridView g, StepConstants<R> k, Acc acc, const std::int64_t* __restrict__ rows,
+                                  std::int64_t nrows, double* __restrict__ out) {
   const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r >= nrows) return;
-  const TwoLatticeAccess<T, R> acc{f, nullptr, g.cells};
   double F[3];
   wall_force_cell<L, R>(g, k, acc, rows[r], F);
   out[r] = F[0];
@@ -97,12 +126,11 @@ __global__ void wall_force_kernel(GridView g, StepConstants<R> k, const T* __res
   out[2 * nrows + r] = F[2];
 }
 
-template <class L, class T, class R>
-__global__ void macroscopic_kernel(GridView g, StepConstants<R> k, const T* __restrict__ f, float* __restrict__ rho,
+template <class L, class R, class Acc>
+__global__ void macroscopic_kernel(GridView g, StepConstants<R> k, Acc acc, float* __restrict__ rho,
                                    float* __restrict__ u) {
   const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (n >= g.cells) return;
-  const TwoLatticeAccess<T, R> acc{f, nullptr, g.cells};
   R r, v[3];
   cell_macroscopic<L, R>(k, acc, n, r, v);
   rho[n] = float(r);
@@ -112,26 +140,34 @@ __global__ void macroscopic_kernel(GridView g, StepConstants<R> k, const T* __re
 }
 
 // Divergence watchdog: the lowest index of a cell that is not sane (atomicMin; `first` starts at `cells`).
-template <class L, class T, class R>
-__global__ void check_state_kernel(GridView g, StepConstants<R> k, const T* __restrict__ f, R max_speed,
-                                   unsigned long long* first) {
+template <class L, class R, class Acc>
+__global__ void check_state_kernel(GridView g, StepConstants<R> k, Acc acc, R max_speed, unsigned long long* first) {
   const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (n >= g.cells) return;
-  const TwoLatticeAccess<T, R> acc{f, nullptr, g.cells};
   R speed = 0;
   if (!cell_is_sane<L, R>(g, k, acc, n, max_speed, speed)) atomicMin(first, static_cast<unsigned long long>(n));
 }
 
-// Populations as double (checkpoints, comparisons) and back.
-template <class T>
-__global__ void to_double_kernel(std::int64_t count, const T* __restrict__ in, double* __restrict__ out) {
-  const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (n < count) out[n] = double(float(in[n]));
+// The speed of one cell (NaN when not finite), for the watchdog's message.
+template <class L, class R, class Acc>
+__global__ void cell_speed_kernel(GridView g, StepConstants<R> k, Acc acc, std::int64_t n, double* out) {
+  R speed = 0;
+  cell_is_sane<L, R>(g, k, acc, n, R(1), speed);
+  *out = double(speed);
 }
-template <class T>
-__global__ void from_double_kernel(std::int64_t count, const double* __restrict__ in, T* __restrict__ out) {
+
+// The state as shifted populations in double, natural SoA layout (checkpoints, comparisons), and back.
+template <class L, class R, class Acc>
+__global__ void state_to_double_kernel(GridView g, Acc acc, double* __restrict__ out) {
   const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (n < count) out[n] = T(float(in[n]));
+  if (n >= g.cells) return;
+  for (int i = 0; i < L::Q; ++i) out[std::int64_t(i) * g.cells + n] = double(acc.get(i, n));
+}
+template <class L, class R, class Acc>
+__global__ void state_from_double_kernel(GridView g, Acc acc, const double* __restrict__ in) {
+  const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n >= g.cells) return;
+  for (int i = 0; i < L::Q; ++i) acc.put(i, n, R(in[std::int64_t(i) * g.cells + n]));
 }
 
 }  // namespace aerolbm::cuda

@@ -18,7 +18,7 @@ namespace {
 struct BenchArgs {
   std::string lattice = "D2Q9";
   std::vector<std::string> precisions = {"fp32", "fp16s"};
-  std::vector<std::string> variants = {"pull", "tiled"};
+  std::vector<std::string> variants = {"pull", "aa", "tiled"};
   std::vector<double> cells = {4e6};
   std::string backend = "cuda";
   int steps = 200;
@@ -141,7 +141,7 @@ void add_bench_command(CLI::App& app, int& status) {
   cmd->add_option("--lattice", a->lattice, "D2Q9 | D3Q19 | D3Q27")->capture_default_str();
   cmd->add_option("--precision", a->precisions, "Storage: fp32, fp16s (CUDA), fp64 (CPU); repeatable")
       ->delimiter(',')->capture_default_str();
-  cmd->add_option("--variants", a->variants, "Kernel variants: pull, tiled")->delimiter(',')->capture_default_str();
+  cmd->add_option("--variants", a->variants, "Kernel variants: pull, aa, tiled")->delimiter(',')->capture_default_str();
   cmd->add_option("--cells", a->cells, "Grid sizes in cells (comma-separated)")->delimiter(',')->capture_default_str();
   cmd->add_option("--backend", a->backend, "cuda | cpu")->check(CLI::IsMember({"cuda", "cpu"}))->capture_default_str();
   cmd->add_option("--steps", a->steps, "Steps per timed repeat")->check(CLI::PositiveNumber)->capture_default_str();

@@ -40,11 +40,35 @@ TEST(Variants, TiledMatchesPullAfter1000Steps) {
   EXPECT_LE(e, 1e-6);
 }
 
+TEST(Variants, InPlaceMatchesPullAfter1000Steps) {
+  // Same arithmetic on the same values: the in-place layout must not change the result (Bouzidi walls, inlet,
+  // outlet and slip faces in the default case; Schäfer–Turek adds no-slip faces and a parabolic inlet).
+  for (const char* name : {"naca0012_re1000_aoa5.yaml", "ci/schaefer_turek_2d1.yaml"}) {
+    const auto file = cases() / name;
+    const State pull = run(file, {"lattice.kernel=pull"}, "cuda", {1000});
+    const State aa = run(file, {"lattice.kernel=aa"}, "cuda", {333, 7, 660});  // odd pieces flip the layout
+    const double e = relative_l2(aa.f, pull.f);
+    std::printf("aa vs pull, fp32, %s, 1000 steps: populations rel. L2 %.3e, Fx %.9e vs %.9e\n", name, e,
+                aa.force[0], pull.force[0]);
+    EXPECT_LE(e, 1e-6) << name;
+    EXPECT_NEAR(aa.force[0], pull.force[0], 1e-6 * std::abs(pull.force[0])) << name;
+    // fp16s: the documented bound of half storage (the same as fp16s against fp32, kernels/PERFORMANCE.md).
+    const State aa16 = run(file, {"lattice.kernel=aa", "lattice.precision=fp16s"}, "cuda", {1000});
+    const State pull16 = run(file, {"lattice.kernel=pull", "lattice.precision=fp16s"}, "cuda", {1000});
+    const double e16 = relative_l2(aa16.u, pull16.u);
+    std::printf("aa vs pull, fp16s, %s, 1000 steps: velocity rel. L2 %.3e\n", name, e16);
+    EXPECT_LT(e16, 5e-3) << name << " fp16s";
+  }
+}
+
 TEST(Variants, GraphReplayAndSingleStepsGiveTheSameState) {
   const auto file = cases() / "naca0012_re1000_aoa5.yaml";
   const State whole = run(file, {}, "cuda", {1000});
   const State pieces = run(file, {}, "cuda", {7, 20, 13, 1, 459, 500});  // odd leftovers drop and rebuild the graph
   EXPECT_EQ(relative_l2(pieces.f, whole.f), 0.0);
+  const State aa_whole = run(file, {"lattice.kernel=aa"}, "cuda", {1000});
+  const State aa_pieces = run(file, {"lattice.kernel=aa"}, "cuda", {7, 20, 13, 1, 459, 500});
+  EXPECT_EQ(relative_l2(aa_pieces.f, aa_whole.f), 0.0);
 }
 
 TEST(Variants, Fp16StorageStaysCloseToFp32) {
@@ -112,7 +136,7 @@ TEST(Variants, ThreeDimensionalLatticesMatchTheCpu) {
   for (const std::string st : {"D3Q19", "D3Q27"}) {
     const auto file = duct_case(st);
     const State cpu = run(file, {}, "cpu", {500});
-    for (const std::string var : {"pull", "tiled"}) {
+    for (const std::string var : {"pull", "aa", "tiled"}) {
       const State gpu = run(file, {"lattice.kernel=" + var}, "cuda", {500});
       const double e = relative_l2(gpu.u, cpu.u);
       std::printf("%s duct, %s vs CPU, 500 steps: velocity rel. L2 %.3e\n", st.c_str(), var.c_str(), e);

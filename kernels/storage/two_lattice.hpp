@@ -1,5 +1,5 @@
 #pragma once
-// Storage of the CPU backend: structure of arrays, two lattices (read previous, write next), swapped each step.
+// Two-lattice storage (both backends): structure of arrays, two lattices (read previous, write next), swapped each step.
 #include <cstdint>
 
 #include "kernels/physics/hd.hpp"

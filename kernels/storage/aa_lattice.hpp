@@ -1,0 +1,144 @@
+#pragma once
+// One-lattice, in-place storage: the "AA pattern" (Bailey, Myre, Walsh, Lilja & Bhatt 2009). Half the memory of
+// two lattices, the same bytes moved per update. Used by both backends (kernel variant `aa`).
+//
+// Let f*_i(n) be the post-collision population i of cell n (what the two-lattice scheme stores at (i, n)). After
+// an even number of steps it lives at slot (i, n + c_i) — where it streams to; after an odd number at
+// (opp(i), n). An even step reads a cell's own slots (i, n), collides, writes to (opp(i), n); an odd step reads
+// (opp(i), n − c_i), writes to (i, n + c_i). Either way a cell reads and writes exactly the same slots, and no two
+// cells share one, so every cell can update in place in any order.
+//
+// The boundary functions (Bouzidi walls, open boundaries, faces) read populations of other cells and slots
+// outside the grid, which in place would be overwritten or missing. So the cells that are not plain interior
+// cells ("boundary cells") keep their own post-collision populations in a compact snapshot, two copies swapped
+// each step, and before each step the interior neighbours they read are gathered into it. A boundary cell reads
+// only the snapshot and writes its new populations to the next snapshot and to its slots (those inside the grid),
+// where its interior neighbours pick them up.
+#include <cstdint>
+
+#include "kernels/physics/cell_update.hpp"
+
+namespace aerolbm {
+
+template <class T>
+struct AAStorage {
+  T* f;                          // Q × cells, in place
+  T* snap;                       // Q × rows: post-collision populations of the snapshot cells (current step)
+  T* snap_next;                  // Q × rows: what this step's boundary cells write
+  const std::int32_t* row;       // per cell: its snapshot row, −1 if none
+  const std::int64_t* row_cell;  // per row: its cell
+  std::int64_t rows;             // boundary cells first (rows 0 .. boundary_rows−1), then their interior neighbours
+  std::int64_t boundary_rows;
+  int odd;                       // steps done so far, mod 2: which layout f is in
+};
+
+// Where f*_i of cell x lives in the layout of `odd`; −1 when that slot would lie outside the grid.
+template <class L>
+AEROLBM_HD std::int64_t aa_slot(const GridView& g, int odd, int i, const int (&x)[3]) {
+  if (odd) return std::int64_t(opposite(i)) * g.cells + g.index(x[0], x[1], x[2]);
+  int t[3];
+  AEROLBM_UNROLL
+  for (int a = 0; a < 3; ++a) {
+    t[a] = x[a] + L::c(i, a);
+    if (t[a] < 0 || t[a] >= g.n[a]) {
+      if (!((g.periodic >> a) & 1u)) return -1;
+      t[a] = t[a] < 0 ? t[a] + g.n[a] : t[a] - g.n[a];
+    }
+  }
+  return std::int64_t(i) * g.cells + g.index(t[0], t[1], t[2]);
+}
+
+AEROLBM_HD void aa_coords(const GridView& g, std::int64_t n, int (&x)[3]) {
+  x[0] = int(n % g.n[0]);
+  x[1] = int((n / g.n[0]) % g.n[1]);
+  x[2] = int(n / (std::int64_t(g.n[0]) * g.n[1]));
+}
+
+// The current state as the physics sees it (get: f*_i(n); put: set f*_i(n)): for initialisation, forces,
+// fields, the watchdog and checkpoints. Solid cells hold the rest state (0 shifted), as in the two-lattice scheme.
+template <class L, class T, class R>
+struct AAStateAccess {
+  GridView g;
+  AAStorage<T> s;
+  AEROLBM_HD R get(int i, std::int64_t n) const {
+    if ((g.flags[n] & cell::type_mask) == cell::solid) return R(0);
+    const std::int32_t r = s.row[n];
+    if (r >= 0 && r < s.boundary_rows) return R(s.snap[std::int64_t(i) * s.rows + r]);
+    int x[3];
+    aa_coords(g, n, x);
+    return R(s.f[aa_slot<L>(g, s.odd, i, x)]);  // an interior cell: every slot is inside the grid
+  }
+  AEROLBM_HD void put(int i, std::int64_t n, R v) const {
+    if ((g.flags[n] & cell::type_mask) == cell::solid) return;
+    const std::int32_t r = s.row[n];
+    if (r >= 0 && r < s.boundary_rows) s.snap[std::int64_t(i) * s.rows + r] = T(v);
+    int x[3];
+    aa_coords(g, n, x);
+    const std::int64_t slot = aa_slot<L>(g, s.odd, i, x);
+    if (slot >= 0) s.f[slot] = T(v);
+  }
+};
+
+// What a boundary cell sees during a step: the previous state from the snapshot, its new state into the next
+// snapshot and into its slots in the layout after the step.
+template <class L, class T, class R>
+struct AABoundaryAccess {
+  GridView g;
+  AAStorage<T> s;
+  AEROLBM_HD R get(int i, std::int64_t m) const { return R(s.snap[std::int64_t(i) * s.rows + s.row[m]]); }
+  AEROLBM_HD void put(int i, std::int64_t n, R v) const {
+    s.snap_next[std::int64_t(i) * s.rows + s.row[n]] = T(v);
+    int x[3];
+    aa_coords(g, n, x);
+    const std::int64_t slot = aa_slot<L>(g, s.odd ^ 1, i, x);
+    if (slot >= 0) s.f[slot] = T(v);
+  }
+};
+
+// Before a step: the interior neighbours' current populations into the snapshot (row r ≥ boundary_rows).
+template <class L, class T>
+AEROLBM_HD void aa_gather_row(const GridView& g, const AAStorage<T>& s, std::int64_t r) {
+  int x[3];
+  aa_coords(g, s.row_cell[r], x);
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) s.snap[std::int64_t(i) * s.rows + r] = s.f[aa_slot<L>(g, s.odd, i, x)];
+}
+
+// One in-place update of an interior cell (is_interior: no wall, no open face nearby; periodic axes wrap). The
+// layout is a template parameter so each GPU kernel carries one access pattern (fewer registers).
+template <class L, class T, class R, bool Odd>
+AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k, T* f, int x0, int x1, int x2) {
+  const std::int64_t cells = g.cells;
+  const std::int64_t n = g.index(x0, x1, x2);
+  R v[L::Q];
+  if constexpr (!Odd) {
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) v[i] = R(f[std::int64_t(i) * cells + n]);
+    collide<L, R>(v, k.coll);
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) f[std::int64_t(opposite(i)) * cells + n] = T(v[i]);
+  } else {
+    const int xm = x0 > 0 ? x0 - 1 : g.n[0] - 1, xp = x0 + 1 < g.n[0] ? x0 + 1 : 0;
+    const int ym = x1 > 0 ? x1 - 1 : g.n[1] - 1, yp = x1 + 1 < g.n[1] ? x1 + 1 : 0;
+    const int zm = x2 > 0 ? x2 - 1 : g.n[2] - 1, zp = x2 + 1 < g.n[2] ? x2 + 1 : 0;
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) {
+      // From x − c_i, slot opp(i).
+      const int sx = L::c(i, 0) == 0 ? x0 : (L::c(i, 0) > 0 ? xm : xp);
+      const int sy = L::c(i, 1) == 0 ? x1 : (L::c(i, 1) > 0 ? ym : yp);
+      const int sz = L::c(i, 2) == 0 ? x2 : (L::c(i, 2) > 0 ? zm : zp);
+      v[i] = R(f[std::int64_t(opposite(i)) * cells + g.index(sx, sy, sz)]);
+    }
+    collide<L, R>(v, k.coll);
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) {
+      // To x + c_i, slot i.
+      const int tx = L::c(i, 0) == 0 ? x0 : (L::c(i, 0) > 0 ? xp : xm);
+      const int ty = L::c(i, 1) == 0 ? x1 : (L::c(i, 1) > 0 ? yp : ym);
+      const int tz = L::c(i, 2) == 0 ? x2 : (L::c(i, 2) > 0 ? zp : zm);
+      f[std::int64_t(i) * cells + g.index(tx, ty, tz)] = T(v[i]);
+    }
+  }
+}
+
+}  // namespace aerolbm
