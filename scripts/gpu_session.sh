@@ -16,6 +16,10 @@ timeout 180 "$B/bin/gpu_tests" 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "rel\.|
 log "default case on the GPU"
 timeout 60 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda -o /tmp/run_gpu > "$OUT/run_gpu.log" 2>&1
 grep "done:" "$OUT/run_gpu.log"; cp /tmp/run_gpu/summary.json "$OUT/summary_gpu.json"
+log "compare: default case on the CPU (all cores) and the GPU"
+timeout 300 "$A" compare cases/naca0012_re1000_aoa5.yaml -o /tmp/compare > "$OUT/compare.log" 2>&1
+echo "compare exit $?"; grep -E "speed-up|AGREE|DIFFER" "$OUT/compare.log"
+cp /tmp/compare/report.md /tmp/compare/report.json "$OUT/" 2>/dev/null
 log "benchmarks"
 [ "${QUICK:-0}" = 1 ] || {
   "$A" bench --lattice D2Q9 --cells 500000,4000000,64000000 --precision fp32,fp16s --variants pull,aa,tiled --steps 200 --json /tmp/b2.json

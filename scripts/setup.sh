@@ -10,17 +10,26 @@ build=${AEROLBM_BUILD_DIR:-$root/build}
 jobs=${AEROLBM_JOBS:-$(nproc)}
 
 packages=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libhdf5-dev libvtk9-dev libcli11-dev
-          libspdlog-dev libfmt-dev libgtest-dev python3 python3-numpy python3-h5py)
+          libspdlog-dev libfmt-dev libgtest-dev python3 python3-numpy python3-h5py python3-matplotlib)
+# The tests also run the plotting scripts (pytest) and ParaView offscreen (Debian's ParaView renders through X).
+if [ "$mode" = test ]; then packages+=(python3-pytest xvfb xauth); fi
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+updated=no
+apt_install() {  # apt_install PACKAGE...: installs, removing what conflicts with them
+  if [ "$(id -u)" != 0 ]; then echo "error: run as root to install packages (or install: $*)" >&2; exit 2; fi
+  export DEBIAN_FRONTEND=noninteractive
+  [ $updated = yes ] || { apt-get update -qq; updated=yes; }
+  apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
 missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+for p in "${packages[@]}"; do installed "$p" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing: ${missing[*]}"
-  if [ "$(id -u)" != 0 ]; then echo "error: run as root to install packages (or install: ${missing[*]})" >&2; exit 2; fi
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Where an earlier `test` left ParaView's Python in place (see below), libvtk9-dev comes back only if
+  # python3-paraview goes: apt does not remove it by itself ("generated breaks"), so say so (trailing '-').
+  if installed python3-paraview && [[ " ${missing[*]} " == *" libvtk9-dev "* ]]; then missing+=(python3-paraview-); fi
+  apt_install "${missing[@]}"
 fi
 
 echo "== configuring $build"
@@ -34,6 +43,15 @@ case "$mode" in
       "${@:2}"
     ;;
   test)
+    # The ParaView tests need pvpython from python3-paraview, which Debian 12 declares in conflict with
+    # python3-vtk9 (both ship the vtkmodules Python package), and libvtk9-dev -- needed to configure and build --
+    # depends on python3-vtk9. So ParaView goes in only now, after the build: installing it removes libvtk9-dev
+    # and python3-vtk9 (the VTK runtime libraries the binaries use stay). The next run of this script puts
+    # libvtk9-dev back above (removing python3-paraview), builds, and swaps again here.
+    if ! installed python3-paraview || ! installed paraview; then
+      echo "== installing ParaView for the ParaView tests (removes libvtk9-dev until the next set-up run)"
+      apt_install paraview python3-paraview libvtk9-dev- python3-vtk9-
+    fi
     # `long` holds the larger validation cases (run them with: ctest --test-dir build -L long).
     exec ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE long
     ;;

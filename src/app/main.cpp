@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   aerolbm::app::add_check_command(app, status);
   aerolbm::app::add_info_command(app, status);
   aerolbm::app::add_bench_command(app, status);
+  aerolbm::app::add_compare_command(app, status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,148 @@
+#include <cmath>
+
+#include "src/compare/h5_file.hpp"
+#include "src/compare/report.hpp"
+
+namespace aerolbm {
+namespace {
+
+Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+
+Json run_json(const RunFolder& r) {
+  Json j = Json::object();
+  j.set("folder", r.dir.string());
+  j.set("case", r.case_name);
+  j.set("backend", r.backend);
+  j.set("device", r.device);
+  j.set("lattice", r.lattice);
+  j.set("precision", r.precision);
+  j.set("steps", r.steps);
+  j.set("wall_time_s", r.wall_time_s);
+  j.set("mlups", r.mlups);
+  if (r.has_fields) {
+    Json g = Json::object();
+    g.set("nx", r.grid.nx);
+    g.set("ny", r.grid.ny);
+    g.set("nz", r.grid.nz);
+    g.set("spacing", r.grid.spacing[0]);
+    g.set("frames", std::int64_t(r.frames.size()));
+    j.set("grid", g);
+  }
+  return j;
+}
+
+}  // namespace
+
+Json report_json(const Comparison& c, const ReportImages& images) {
+  Json j = Json::object();
+  j.set("reference", "A");
+  Json runs = Json::object();
+  runs.set("A", run_json(*c.a));
+  runs.set("B", run_json(*c.b));
+  j.set("runs", runs);
+
+  Json t = Json::object();
+  t.set("wall_time_s_A", c.a->wall_time_s);
+  t.set("wall_time_s_B", c.b->wall_time_s);
+  t.set("mlups_A", c.a->mlups);
+  t.set("mlups_B", c.b->mlups);
+  t.set("speedup_B_over_A", c.speedup);
+  t.set("mlups_ratio_B_over_A", c.mlups_ratio);
+  j.set("timing", t);
+
+  Json g = Json::object();
+  g.set("fields_compared", c.fields_compared);
+  g.set("same_grid", c.grid.same_grid);
+  g.set("interpolated", c.fields_compared && !c.grid.same_grid);
+  g.set("comparison_grid", c.grid.coarse == 0 ? "A" : "B");
+  g.set("note", c.fields_note);
+  j.set("grid", g);
+
+  Json frames = Json::array();
+  for (const auto& f : c.frames) {
+    Json fj = Json::object();
+    fj.set("time_A", f.time_a);
+    fj.set("time_B", f.time_b);
+    fj.set("step_A", f.step_a);
+    fj.set("step_B", f.step_b);
+    Json fields = Json::object();
+    for (const auto& r : f.fields) {
+      Json e = Json::object();
+      e.set("rel_l2", r.error.rel_l2);
+      e.set("max_abs", r.error.max_abs);
+      e.set("max_at", r.error.max_at >= 0 ? Json(Json::Array{Json(r.max_at[0]), Json(r.max_at[1]), Json(r.max_at[2])})
+                                          : Json(nullptr));
+      e.set("reference_max", r.error.ref_max);
+      e.set("points", r.error.points);
+      fields.set(r.field, e);
+    }
+    fj.set("fields", fields);
+    fj.set("mask_cells_differing", f.mask_cells_differing >= 0 ? Json(f.mask_cells_differing) : Json(nullptr));
+    frames.push_back(fj);
+  }
+  j.set("frames", frames);
+
+  Json co = Json::object();
+  for (const auto& d : c.coefficients) {
+    Json e = Json::object();
+    e.set("A", opt(d.a));
+    e.set("B", opt(d.b));
+    e.set("diff", opt(d.diff));
+    co.set(d.name, e);
+  }
+  j.set("coefficients", co);
+
+  Json h = Json::object();
+  h.set("samples", c.history.samples);
+  h.set("interpolated_in_time", c.history.interpolated);
+  h.set("max_abs_dcd", c.history.max_dcd);
+  h.set("time_max_abs_dcd", c.history.time_max_dcd);
+  h.set("max_abs_dcl", c.history.max_dcl);
+  h.set("time_max_abs_dcl", c.history.time_max_dcl);
+  j.set("force_history", h);
+
+  Json tol = Json::object();
+  tol.set("field_rel_l2", c.options.field_tol);
+  tol.set("force_abs", c.options.force_tol);
+  tol.set("strouhal_rel", c.options.strouhal_tol);
+  tol.set("fail_above", c.options.fail_above ? Json(*c.options.fail_above) : Json(nullptr));
+  j.set("tolerances", tol);
+  Json le = Json::object();
+  le.set("value", c.largest_error);
+  le.set("what", c.largest_what);
+  j.set("largest_error", le);
+  Json v = Json::object();
+  v.set("agree", c.agree);
+  v.set("text", c.verdict);
+  j.set("verdict", v);
+  Json w = Json::array();
+  for (const auto& s : c.warnings) w.push_back(s);
+  j.set("warnings", w);
+  Json im = Json::array();
+  for (const auto& s : images.files) im.push_back(s);
+  j.set("images", im);
+  j.set("images_note", images.note);
+  return j;
+}
+
+void write_error_maps(const std::filesystem::path& path, const ErrorMaps& m) {
+  const auto& g = m.grid;
+  std::vector<float> valid(m.valid.begin(), m.valid.end());
+  std::vector<H5FloatDataset> ds;
+  ds.push_back({"valid", {g.nz, g.ny, g.nx}, &valid});
+  for (std::size_t k = 0; k < m.fields.size(); ++k) {
+    std::vector<std::int64_t> shape = {g.nz, g.ny, g.nx};
+    if (m.fields[k].second > 1) shape.push_back(m.fields[k].second);
+    ds.push_back({m.fields[k].first, shape, &m.diffs[k]});
+  }
+  write_h5_floats(path,
+                  {{"nx", {double(g.nx)}},
+                   {"ny", {double(g.ny)}},
+                   {"nz", {double(g.nz)}},
+                   {"origin", {g.origin[0], g.origin[1], g.origin[2]}},
+                   {"spacing", {g.spacing[0], g.spacing[1], g.spacing[2]}},
+                   {"time", {m.time}}},
+                  ds);
+}
+
+}  // namespace aerolbm

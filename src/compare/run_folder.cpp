@@ -1,0 +1,189 @@
+#include "src/compare/run_folder.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "src/compare/h5_file.hpp"
+#include "src/compare/input_error.hpp"
+
+namespace aerolbm {
+namespace fs = std::filesystem;
+namespace {
+
+[[noreturn]] void bad(const fs::path& file, const std::string& what, const std::string& todo) {
+  throw CompareInputError(file.string() + ": " + what + ". " + todo);
+}
+
+const char* kRerun = "Rerun the case with aerolbm run to get a complete run folder.";
+
+// summary.json is JSON, which YAML 1.2 reads as flow style; yaml-cpp is already a dependency.
+YAML::Node load_json(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec))
+    bad(file, "missing", std::string("aerolbm run writes summary.json last, so the run did not finish. ") + kRerun);
+  try {
+    YAML::Node n = YAML::LoadFile(file.string());
+    if (!n.IsMap()) bad(file, "not a JSON object (empty or truncated)", kRerun);
+    return n;
+  } catch (const YAML::Exception& e) {
+    bad(file, "not valid JSON (line " + std::to_string(e.mark.line + 1) + ": " + e.msg + ")", kRerun);
+  }
+}
+
+template <class T>
+T need(const YAML::Node& root, const fs::path& file, const std::string& dotted) {
+  YAML::Node n;
+  n.reset(root);
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = dotted.find('.', start);
+    const std::string key = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!n.IsMap() || !n[key]) bad(file, "key '" + dotted + "' is missing", kRerun);
+    n.reset(n[key]);
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  try {
+    return n.as<T>();
+  } catch (const YAML::Exception&) {
+    bad(file, "key '" + dotted + "' has the wrong type", kRerun);
+  }
+}
+
+std::optional<double> maybe_number(const YAML::Node& root, const std::string& section, const std::string& key) {
+  const YAML::Node s = root[section];
+  if (!s || !s.IsMap() || !s[key] || s[key].IsNull()) return std::nullopt;
+  try {
+    return s[key].as<double>();
+  } catch (const YAML::Exception&) {
+    return std::nullopt;
+  }
+}
+
+// Whether the run was asked to write HDF5 fields: output.every > 0 and hdf5 among output.formats.
+bool wrote_hdf5(const fs::path& case_file) {
+  std::error_code ec;
+  if (!fs::is_regular_file(case_file, ec))
+    bad(case_file, "missing", std::string("aerolbm run writes the case as run into every run folder. ") + kRerun);
+  YAML::Node c;
+  try {
+    c = YAML::LoadFile(case_file.string());
+  } catch (const YAML::Exception& e) {
+    bad(case_file, "not valid YAML (line " + std::to_string(e.mark.line + 1) + ": " + e.msg + ")", kRerun);
+  }
+  const YAML::Node out = c["output"];
+  std::int64_t every = 500;
+  bool hdf5 = true;
+  if (out && out.IsMap()) {
+    if (out["every"]) every = out["every"].as<std::int64_t>(500);
+    if (out["formats"] && out["formats"].IsSequence()) {
+      hdf5 = false;
+      for (const auto& f : out["formats"]) hdf5 = hdf5 || f.as<std::string>("") == "hdf5";
+    }
+  }
+  return every > 0 && hdf5;
+}
+
+void load_fields(RunFolder& r) {
+  const fs::path file = r.fields_file();
+  H5Reader h5(file);
+  const auto nx = h5.attr_int("/", "nx"), ny = h5.attr_int("/", "ny"), nz = h5.attr_int("/", "nz");
+  const auto origin = h5.attr_doubles("/", "origin"), spacing = h5.attr_doubles("/", "spacing");
+  if (!nx || !ny || !nz || !origin || !spacing || origin->size() != 3 || spacing->size() != 3)
+    bad(file, "the root attributes nx, ny, nz, origin, spacing are missing", kRerun);
+  r.grid.nx = *nx;
+  r.grid.ny = *ny;
+  r.grid.nz = *nz;
+  for (int a = 0; a < 3; ++a) {
+    r.grid.origin[a] = (*origin)[a];
+    r.grid.spacing[a] = (*spacing)[a];
+    if (!(r.grid.spacing[a] > 0) || !std::isfinite(r.grid.origin[a])) bad(file, "invalid origin or spacing", kRerun);
+  }
+  if (r.grid.nx < 1 || r.grid.ny < 1 || r.grid.nz < 1) bad(file, "invalid grid size", kRerun);
+  if (const auto dt = h5.attr_doubles("/", "dt_convective_times"); dt && !dt->empty()) r.dt = (*dt)[0];
+
+  for (const std::string& g : h5.root_groups()) {
+    if (g.rfind("frame_", 0) != 0) continue;
+    FrameEntry f;
+    f.group = g;
+    const auto step = h5.attr_int("/" + g, "step");
+    const auto time = h5.attr_doubles("/" + g, "time");
+    if (!step || !time || time->empty()) bad(file, "frame " + g + " lacks its step/time attributes", kRerun);
+    f.step = *step;
+    f.time = (*time)[0];
+    for (const char* name : {"velocity", "pressure", "density", "vorticity", "mask"}) {
+      const auto shape = h5.dataset_shape("/" + g + "/" + name);
+      if (!shape) continue;
+      const bool ok = (shape->size() == 3 || shape->size() == 4) && (*shape)[0] == r.grid.nz &&
+                      (*shape)[1] == r.grid.ny && (*shape)[2] == r.grid.nx &&
+                      (shape->size() == 3 || (*shape)[3] == 3);
+      if (!ok) bad(file, "dataset /" + g + "/" + name + " does not have the grid's shape (nz, ny, nx[, 3])", kRerun);
+      f.fields.emplace_back(name);
+    }
+    r.frames.push_back(std::move(f));
+  }
+  std::sort(r.frames.begin(), r.frames.end(), [](const FrameEntry& a, const FrameEntry& b) { return a.step < b.step; });
+  if (std::int64_t(r.frames.size()) < r.frames_announced)
+    bad(file, "holds " + std::to_string(r.frames.size()) + " frames but summary.json announces " +
+                  std::to_string(r.frames_announced) + " (truncated)",
+        kRerun);
+}
+
+}  // namespace
+
+RunFolder load_run_folder(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw CompareInputError(dir.string() + ": not a run folder (" +
+                            (fs::exists(dir, ec) ? std::string("not a directory") : std::string("does not exist")) +
+                            "). Pass two folders written by aerolbm run, or one case file (.yaml).");
+  RunFolder r;
+  r.dir = dir;
+  const fs::path sfile = dir / "summary.json";
+  const YAML::Node s = load_json(sfile);
+  r.case_name = need<std::string>(s, sfile, "case");
+  r.backend = need<std::string>(s, sfile, "backend");
+  r.device = need<std::string>(s, sfile, "device");
+  r.lattice = need<std::string>(s, sfile, "lattice");
+  r.precision = need<std::string>(s, sfile, "precision");
+  r.steps = need<std::int64_t>(s, sfile, "steps");
+  r.wall_time_s = need<double>(s, sfile, "wall_time_s");
+  r.mlups = need<double>(s, sfile, "mlups");
+  r.convective_times = need<double>(s, sfile, "convective_times");
+  r.reynolds = need<double>(s, sfile, "reynolds");
+  r.mach = need<double>(s, sfile, "mach");
+  r.angle_of_attack_deg = need<double>(s, sfile, "angle_of_attack_deg");
+  r.frames_announced = need<std::int64_t>(s, sfile, "frames");
+  r.cd_mean = maybe_number(s, "coefficients", "cd_mean");
+  r.cl_mean = maybe_number(s, "coefficients", "cl_mean");
+  r.cd_final = maybe_number(s, "coefficients", "cd_final");
+  r.cl_final = maybe_number(s, "coefficients", "cl_final");
+  r.strouhal = maybe_number(s, "coefficients", "strouhal");
+
+  r.forces = read_forces_csv(dir / "forces.csv");
+  const bool hdf5 = wrote_hdf5(dir / "case.yaml");
+  if (fs::exists(r.fields_file(), ec)) {
+    load_fields(r);
+    r.has_fields = true;
+  } else if (hdf5 && r.frames_announced > 0) {
+    bad(r.fields_file(), "missing, but case.yaml asks for HDF5 fields and summary.json announces " +
+                             std::to_string(r.frames_announced) + " frames",
+        kRerun);
+  }
+  return r;
+}
+
+std::vector<float> read_field(const RunFolder& run, const FrameEntry& frame, const std::string& field) {
+  H5Reader h5(run.fields_file());
+  return h5.read_floats("/" + frame.group + "/" + field);
+}
+
+int field_components(const RunFolder& run, const FrameEntry& frame, const std::string& field) {
+  H5Reader h5(run.fields_file());
+  const auto shape = h5.dataset_shape("/" + frame.group + "/" + field);
+  return shape && shape->size() == 4 ? int((*shape)[3]) : 1;
+}
+
+}  // namespace aerolbm

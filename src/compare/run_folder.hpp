@@ -1,0 +1,62 @@
+#pragma once
+// A run folder as `aerolbm run` writes it (DESIGN.md, "Run folder"), read back for comparison. Loading checks
+// everything that can be checked without reading field values: the files exist and parse, the HDF5 file holds
+// the grid and the frames summary.json announces, and every dataset has the grid's shape. Field values are read
+// per frame later (a long run's fields do not fit in memory at once).
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/compare/forces_table.hpp"
+
+namespace aerolbm {
+
+struct FieldGrid {
+  std::int64_t nx = 0, ny = 0, nz = 1;
+  std::array<double, 3> origin{};   // position of point (0,0,0), reference lengths
+  std::array<double, 3> spacing{};  // reference lengths
+  std::int64_t points() const { return nx * ny * nz; }
+  double coord(int axis, std::int64_t i) const { return origin[axis] + double(i) * spacing[axis]; }
+  std::int64_t size(int axis) const { return axis == 0 ? nx : axis == 1 ? ny : nz; }
+};
+
+struct FrameEntry {
+  std::string group;  // "frame_000003"
+  std::int64_t step = 0;
+  double time = 0;                   // convective times
+  std::vector<std::string> fields;   // dataset names present
+};
+
+struct RunFolder {
+  std::filesystem::path dir;
+  // summary.json
+  std::string case_name, backend, device, lattice, precision;
+  std::int64_t steps = 0;
+  double wall_time_s = 0, mlups = 0, convective_times = 0;
+  double reynolds = 0, mach = 0, angle_of_attack_deg = 0;
+  std::optional<double> cd_mean, cl_mean, cd_final, cl_final, strouhal;
+  std::int64_t frames_announced = 0;
+  // forces.csv
+  ForcesTable forces;
+  // fields.h5 (absent when the run wrote no HDF5 fields)
+  bool has_fields = false;
+  FieldGrid grid;
+  double dt = 0;  // convective times per step (root attribute dt_convective_times)
+  std::vector<FrameEntry> frames;
+  std::filesystem::path fields_file() const { return dir / "fields.h5"; }
+};
+
+// Throws CompareInputError (file, what is wrong, what to do) for a missing or truncated folder, unparsable
+// summary.json / forces.csv / case.yaml, or a corrupt or incomplete fields.h5.
+RunFolder load_run_folder(const std::filesystem::path& dir);
+
+// Values of one field of one frame, in file order (z, y, x[, component]).
+std::vector<float> read_field(const RunFolder& run, const FrameEntry& frame, const std::string& field);
+
+// Components per point of a field as written (velocity 3, vorticity 1 in 2D and 3 in 3D, others 1).
+int field_components(const RunFolder& run, const FrameEntry& frame, const std::string& field);
+
+}  // namespace aerolbm

@@ -1,0 +1,126 @@
+"""pvpython side of the ParaView test (tests/paraview/paraview_tests.sh): on a small run folder,
+    pv_check.py RUN EXPECTED.json OUT     checks 1 and 2;   pv_check.py state RUN OUT     check 3
+
+1. fields.pvd and fields.xdmf open, with the frame times written and, at the last frame, the point arrays of
+   fields.h5 with the same components and value ranges (expected.json, computed from fields.h5 with h5py);
+2. postprocess/paraview/render_views.py renders velocity, vorticity and pressure views that are not blank;
+3. the committed state file loads against this run (data_directory) and renders a view that is not blank.
+
+Warnings and errors printed by ParaView are checked by the shell driver (stderr). Exit 1 on a failed check.
+"""
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(SRC, "postprocess", "paraview"))
+
+import aerolbm_pv as ap  # noqa: E402
+import render_views  # noqa: E402
+from paraview import simple as pv  # noqa: E402
+from vtkmodules.vtkIOImage import vtkPNGReader  # noqa: E402
+from vtkmodules.util.numpy_support import vtk_to_numpy  # noqa: E402
+
+failures = []
+
+
+def check(cond, msg):
+    print(("ok    " if cond else "FAIL  ") + msg)
+    if not cond:
+        failures.append(msg)
+
+
+def close(a, b, tol=1e-5):
+    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
+
+
+def check_reader(run, fmt, expected):
+    reader = ap.open_run(run, fmt)
+    times = list(reader.TimestepValues)
+    check(len(times) == len(expected["times"]) and all(close(a, b) for a, b in zip(times, expected["times"])),
+          f"{fmt}: frame times {times} == {expected['times']}")
+    reader.UpdatePipeline(times[-1])
+    info = reader.GetDataInformation()
+    dims = [info.GetExtent()[2 * k + 1] - info.GetExtent()[2 * k] + 1 for k in range(3)]
+    check(dims == expected["dims"], f"{fmt}: grid {dims} == {expected['dims']}")
+    b = info.GetBounds()
+    check(close(b[0], expected["origin"][0]) and close(b[2], expected["origin"][1]),
+          f"{fmt}: lower-left point ({b[0]:.6g}, {b[2]:.6g}) == origin {expected['origin'][:2]}")
+    names = sorted(reader.PointData.keys())
+    check(names == sorted(expected["arrays"]), f"{fmt}: point arrays {names} == {sorted(expected['arrays'])}")
+    for name, e in expected["arrays"].items():
+        if name not in names:
+            continue
+        arr = reader.PointData[name]
+        n = arr.GetNumberOfComponents()
+        check(n == len(e), f"{fmt}: {name} has {n} components (expected {len(e)})")
+        for c in range(min(n, len(e))):
+            lo, hi = arr.GetRange(c)
+            check(close(lo, e[c][0]) and close(hi, e[c][1]),
+                  f"{fmt}: {name}[{c}] range ({lo:.6g}, {hi:.6g}) == ({e[c][0]:.6g}, {e[c][1]:.6g})")
+    pv.Delete(reader)
+
+
+def pixel_stats(path):
+    r = vtkPNGReader()
+    r.SetFileName(path)
+    r.Update()
+    img = r.GetOutput()
+    px = vtk_to_numpy(img.GetPointData().GetScalars()).astype(float)[:, :3]
+    white = (px > 250).all(axis=1)
+    lum = px @ [0.299, 0.587, 0.114]
+    colours = len({tuple(p) for p in px[::7].astype(int)})
+    return {"size": img.GetDimensions()[:2], "drawn": float(1 - white.mean()), "lum_std": float(lum.std()),
+            "colours": colours}
+
+
+def check_image(path, what):
+    check(os.path.exists(path), f"{what}: {path} written")
+    if not os.path.exists(path):
+        return
+    s = pixel_stats(path)
+    # A blank render is one flat colour; a field view covers most of the frame with many colours.
+    check(s["drawn"] > 0.3 and s["lum_std"] > 5 and s["colours"] > 30,
+          f"{what}: not blank (drawn {s['drawn']:.2f} > 0.3, luminance std {s['lum_std']:.1f} > 5, "
+          f"{s['colours']} colours > 30)")
+
+
+def check_files_and_views(run, expected_file, out):
+    expected = json.load(open(expected_file))
+    for fmt in ("pvd", "xdmf"):
+        check_reader(run, fmt, expected)
+    render_views.main([run, "--output", out, "--size", "800", "400"])
+    for v in ap.VIEWS:
+        check_image(os.path.join(out, v + ".png"), f"render_views {v}")
+
+
+# In a process of its own: ParaView's ResetSession under Xvfb ends in a GLX error at exit.
+def check_state(run, out):
+    state = os.path.join(SRC, "postprocess", "paraview", "aerolbm_velocity.pvsm")
+    pv.LoadState(state, data_directory=run, restrict_to_data_directory=True)
+    readers = [s for (n, _), s in pv.GetSources().items() if hasattr(s, "FileName")]
+    check(len(readers) == 1 and os.path.dirname(readers[0].FileName) == os.path.abspath(run),
+          f"state file: its reader points into the test run ({[r.FileName for r in readers]})")
+    view = pv.GetRenderViews()[0]
+    path = os.path.join(out, "state.png")
+    pv.SaveScreenshot(path, view, ImageResolution=[800, 400])
+    check_image(path, "state file view")
+    # Views from a state file live in a layout; leaving them to Python's exit ends in a GLX error under Xvfb.
+    for layout in list(pv.GetLayouts().values()):
+        pv.RemoveLayout(layout)
+    for v in pv.GetRenderViews():
+        pv.Delete(v)
+
+
+def main():
+    if sys.argv[1] == "state":
+        check_state(*sys.argv[2:4])
+    else:
+        check_files_and_views(*sys.argv[1:4])
+    print(f"{len(failures)} failure(s)")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
