@@ -3,6 +3,18 @@
 #include <stdexcept>
 
 namespace aerolbm::h5 {
+namespace {
+
+// HDF5 closes every open file from an atexit handler. A file whose writes failed (disk full, size limit) cannot
+// be closed, and HDF5 1.10 crashes in that handler instead of giving up, turning a clean "disk full" exit into a
+// segmentation fault. Every file here is closed explicitly, so the handler has nothing to do: switch it off.
+// (Must run before any other HDF5 call, hence a static initialiser of this file, which every HDF5 user links.)
+const bool g_no_atexit = [] {
+  H5dont_atexit();
+  return true;
+}();
+
+}  // namespace
 
 QuietErrors::QuietErrors() {
   H5Eget_auto2(H5E_DEFAULT, &func_, &data_);

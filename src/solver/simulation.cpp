@@ -166,16 +166,19 @@ void Simulation::watchdog(std::int64_t step, std::int64_t last_checkpoint) {
   char params[200];
   std::snprintf(params, sizeof(params), "tau = %.4f, Mach %.3g (u = %.4g cells/step), %.0f cells per reference length",
                 units_.tau, case_.mach, units_.u_lattice, units_.length_cells);
+  const bool low_tau = units_.tau < 0.55;
+  const bool fast = std::isfinite(c.speed) && units_.u_max_lattice > 0.15;
   std::string cause = std::string("Likely cause (") + params + "): " +
-                      (units_.tau < 0.55 ? "tau this close to 0.5 leaves the collision too little damping"
-                                         : "under-resolved flow features or a high Mach number") +
+                      (low_tau ? "tau this close to 0.5 leaves the collision too little damping for this resolution"
+                       : fast  ? "the inflow is fast for the lattice, so local speeds near the body reach the bound"
+                               : "flow features finer than the grid resolves") +
                       (near_inlet ? "; the blow-up starts at the inlet, where start-up pressure waves reflect" : "") +
                       ".";
-  std::string fix =
-      " What to change: raise the resolution (geometry.chord_cells, which raises tau), lower physics.mach "
-      "(compressibility and speed margin) or physics.reynolds, raise lattice.tau_min's margin by choosing "
-      "parameters with tau >= 0.55, try lattice.collision: bgk (TRT can be less robust near tau 0.5 at open "
-      "boundaries), or use a sub-grid model (lattice.les.model) once available for under-resolved turbulence.";
+  const std::string fix =
+      " What to change: raise the resolution (geometry.chord_cells; tau - 0.5 grows in proportion), "
+      "lower physics.mach if the speed is the problem (it also moves tau towards 0.5), lower physics.reynolds "
+      "if the study allows, use lattice.collision: bgk (TRT can be less robust near tau 0.5 at open boundaries), "
+      "or, for under-resolved turbulence, a sub-grid model (lattice.les.model) once available.";
   const std::string ckpt =
       last_checkpoint >= 0
           ? " The last good checkpoint (step " + std::to_string(last_checkpoint) + ") is kept in " +
