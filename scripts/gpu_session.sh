@@ -14,12 +14,14 @@ log "$(date -u) $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.me
 log "gpu tests"
 timeout 180 "$B/bin/gpu_tests" 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "rel\.|drag|OK|FAILED|PASSED|C_D"
 log "default case on the GPU"
-timeout 60 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda -o /tmp/run_gpu > "$OUT/run_gpu.log" 2>&1
+timeout 60 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda -o /tmp/run_gpu --overwrite > "$OUT/run_gpu.log" 2>&1
 grep "done:" "$OUT/run_gpu.log"; cp /tmp/run_gpu/summary.json "$OUT/summary_gpu.json"
 log "compare: default case on the CPU (all cores) and the GPU"
 timeout 300 "$A" compare cases/naca0012_re1000_aoa5.yaml -o /tmp/compare > "$OUT/compare.log" 2>&1
 echo "compare exit $?"; grep -E "speed-up|AGREE|DIFFER" "$OUT/compare.log"
 cp /tmp/compare/report.md /tmp/compare/report.json "$OUT/" 2>/dev/null
+log "restart: 2000 steps = 1000 + --restart + 1000, bit for bit, on the GPU"
+AEROLBM=$A timeout 180 bash tests/cli/restart.sh "$PWD" cuda > "$OUT/restart_gpu.log" 2>&1; tail -2 "$OUT/restart_gpu.log"
 log "benchmarks"
 [ "${QUICK:-0}" = 1 ] || {
   "$A" bench --lattice D2Q9 --cells 500000,4000000,64000000 --precision fp32,fp16s --variants pull,aa,tiled --steps 200 --json /tmp/b2.json
@@ -32,16 +34,16 @@ print(json.dumps([json.load(open(f)) for f in ("/tmp/b2.json", "/tmp/b19.json", 
 PY
 log "output cost: default case at chord 256 (3.3 M cells, 52 MB of fields per frame), 1000 steps"
 for every in 0 100; do
-  timeout 60 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda --steps 1000 -o /tmp/run_out$every \
+  timeout 60 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda --steps 1000 -o /tmp/run_out$every --overwrite \
     --set geometry.chord_cells=256 --set output.every=$every --set forces.every=100 2>&1 | grep "done:" | sed "s/^/every=$every: /"
 done
 log "compute-sanitizer (short runs of the default case at chord 32): memcheck + initcheck per variant, racecheck on tiled"
 for kv in tiled:memcheck tiled:racecheck tiled:initcheck aa:memcheck aa:initcheck pull:memcheck pull:initcheck; do
   kernel=${kv%%:*} tool=${kv##*:}
   timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda \
-    --steps 24 -o /tmp/run_san_${kernel}_$tool --set output.every=12 --set geometry.chord_cells=32 \
+    --steps 24 -o /tmp/run_san_${kernel}_$tool --overwrite --set output.every=12 --set geometry.chord_cells=32 \
     --set lattice.kernel=$kernel > "$OUT/san_${kernel}_$tool.log" 2>&1
-  echo "$kernel $tool exit $? : $(grep 'ERROR SUMMARY' "$OUT/san_${kernel}_$tool.log")" | tee -a "$OUT/session.log"
+  echo "$kernel $tool exit $? : $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san_${kernel}_$tool.log")" | tee -a "$OUT/session.log"
 done
 [ "${QUICK:-0}" = 1 ] || [ "${SKIP_LONG:-0}" = 1 ] && { log "end (no long validation) $(date -u)"; exit 0; }
 log "long validation on the GPU"

@@ -39,8 +39,9 @@ cmake --build "$build" -j "$jobs"
 
 case "$mode" in
   run)
+    # --overwrite: running the quick start again replaces its own earlier result (a run folder is otherwise kept).
     exec "$build/aerolbm" run "$root/cases/naca0012_re1000_aoa5.yaml" --output "$root/runs/naca0012_re1000_aoa5" \
-      "${@:2}"
+      --overwrite "${@:2}"
     ;;
   test)
     # The ParaView tests need pvpython from python3-paraview, which Debian 12 declares in conflict with

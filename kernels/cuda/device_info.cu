@@ -5,6 +5,7 @@
 
 #include "kernels/backend.hpp"
 #include "kernels/cuda/cuda_check.cuh"
+#include "src/solver/device_memory.hpp"
 
 namespace aerolbm {
 
@@ -34,6 +35,23 @@ std::string cuda_device_summary() {
          std::to_string(p.totalGlobalMem >> 20) + " MiB";
   }
   return n ? s : "no CUDA device";
+}
+
+bool cuda_device_memory(std::size_t& free_bytes, std::size_t& total_bytes) {
+  free_bytes = total_bytes = 0;
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    cudaGetLastError();
+    return false;
+  }
+  std::size_t f = 0, t = 0;
+  if (cudaMemGetInfo(&f, &t) != cudaSuccess) {  // on the current device, the one the backend will use
+    cudaGetLastError();
+    return false;
+  }
+  free_bytes = f;
+  total_bytes = t;
+  return true;
 }
 
 namespace {

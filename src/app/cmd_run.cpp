@@ -2,13 +2,18 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <iostream>
 
 #include "src/app/commands.hpp"
+#include "src/app/run_folder.hpp"
 #include "src/case/units.hpp"
 #include "src/geometry/make_body.hpp"
 #include "src/solver/backend_select.hpp"
+#include "src/io/checkpoint.hpp"
+#include "src/solver/resources.hpp"
 #include "src/solver/simulation.hpp"
+#include "src/solver/stop_request.hpp"
 
 namespace aerolbm::app {
 namespace fs = std::filesystem;
@@ -22,6 +27,9 @@ struct RunArgs {
   std::int64_t steps = 0;
   int threads = 0;
   std::vector<std::string> sets;
+  std::string restart;  // run folder to continue
+  bool overwrite = false;
+  bool ignore_resources = false;
 };
 
 // The output folder must be creatable and writable before anything runs. Only checks; creates nothing.
@@ -45,24 +53,76 @@ int run(const RunArgs& a) {
     u.total_steps = a.steps;
     u.average_steps = std::min(u.average_steps, a.steps);
   }
-  const fs::path out = a.output.empty() ? fs::path("runs") / c.name : fs::path(a.output);
+  fs::path out = a.output.empty() ? fs::path("runs") / c.name : fs::path(a.output);
+  if (!a.restart.empty()) {
+    if (!a.output.empty() && fs::weakly_canonical(a.output) != fs::weakly_canonical(a.restart))
+      throw CaseError("--restart " + a.restart + " continues the run in that folder; --output " + a.output +
+                      " names another. Leave out --output, or give the same folder.");
+    if (a.overwrite) throw CaseError("--restart continues a run and --overwrite replaces one; give only one.");
+    out = a.restart;
+  }
   check_output_dir(out);
+
+  // What the folder holds decides what may happen to it, before anything is written.
+  std::optional<Checkpoint> checkpoint;
+  if (!a.restart.empty()) {
+    try {
+      checkpoint = read_checkpoint(out / "checkpoint.h5");
+    } catch (const std::exception& e) {
+      throw CaseError("--restart " + a.restart + ": cannot read its checkpoint: " + std::string(e.what()) +
+                      ". A run writes checkpoint.h5 every checkpoint.every steps and when stopped with Ctrl-C "
+                      "or SIGTERM; without one it cannot be continued.");
+    }
+  } else if (!a.overwrite) {
+    const auto found = run_outputs_in(out);
+    if (!found.empty()) {
+      std::string list;
+      for (const auto& f : found) list += (list.empty() ? "" : ", ") + f;
+      throw CaseError("--output " + out.string() + " already holds a run (" + list +
+                      "). Use --overwrite to replace it, --restart " + out.string() +
+                      " to continue it, or choose another --output.");
+    }
+  }
   auto body = make_body(c);
   std::cout << describe(c, u) << std::flush;
+
+  const bool cuda = a.backend == "cuda" || (a.backend == "auto" && cuda_device_count() > 0);
+  const ResourceNeeds need = estimate_resources(c, u, cuda, checkpoint ? checkpoint->step : 0);
+  spdlog::info("estimated needs: host memory {}, {}disk {} ({} frames, checkpoint {})", format_bytes(need.host_bytes),
+               cuda ? "GPU memory " + format_bytes(need.device_bytes) + ", " : std::string(),
+               format_bytes(need.disk_bytes), need.frames, format_bytes(need.checkpoint_bytes));
+  if (!a.ignore_resources) check_resources(need, available_resources(out, cuda), out);
+
+  fs::create_directories(out);
+  RunFolderLock lock(out);
+  if (a.overwrite) remove_run_outputs(out);
+  install_stop_handlers();
 
   RunOptions opt;
   opt.backend = a.backend;
   opt.output_dir = out;
   opt.threads = a.threads;
   Simulation sim(c, u, std::move(body), opt);
+  if (checkpoint) {
+    const std::int64_t at = checkpoint->step;
+    sim.resume(std::move(*checkpoint));
+    checkpoint.reset();
+    spdlog::info("continuing {} from its checkpoint at step {}", out.string(), at);
+  }
   spdlog::info("backend {} on {} (kernel: {}), {} steps, output in {}", sim.backend().name(), sim.backend().device(),
                sim.backend().kernel(), u.total_steps, out.string());
-  fs::create_directories(out);
   const RunResult r = sim.run();
-  spdlog::info("done: {} steps in {:.2f} s, {:.1f} MLUPs; Cd mean {:.4f}, Cl mean {:.4f}{}", r.steps, r.wall_seconds,
-               r.mlups, r.cd_mean, r.cl_mean,
+  if (r.stopped_by_signal) {
+    spdlog::warn("stopped by signal {} at step {} of {}; checkpoint written. Continue with: aerolbm run {} "
+                 "--restart {}",
+                 r.stopped_by_signal, r.steps, u.total_steps, a.file, out.string());
+    return 128 + r.stopped_by_signal;
+  }
+  spdlog::info("done: {} steps in {:.2f} s, {:.1f} MLUPs; Cd mean {:.4f}, Cl mean {:.4f}{}", r.steps - r.first_step,
+               r.wall_seconds, r.mlups, r.cd_mean, r.cl_mean,
                r.strouhal ? fmt::format(", Strouhal {:.4f}", *r.strouhal) : std::string());
-  spdlog::info("wrote {}/summary.json, forces.csv{}", out.string(), r.frames ? ", fields (.h5/.xdmf, .pvd/.vti)" : "");
+  spdlog::info("wrote {}/summary.json, forces.csv{}{}", out.string(), r.frames ? ", fields (.h5/.xdmf, .pvd/.vti)" : "",
+               r.checkpoint_step >= 0 ? ", checkpoint.h5" : "");
   return kOk;
 }
 
@@ -79,6 +139,10 @@ void add_run_command(CLI::App& app, int& status) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--threads", a->threads, "CPU threads (default: all)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--set", a->sets, "Override a case key: key.path=value (repeatable)");
+  cmd->add_option("--restart", a->restart, "Continue the run in this folder from its checkpoint.h5");
+  cmd->add_flag("--overwrite", a->overwrite, "Replace the run already in the output folder");
+  cmd->add_flag("--ignore-resources", a->ignore_resources,
+                "Start even when the memory or disk estimate says the run does not fit");
   cmd->callback([&status, a]() {
     try {
       status = run(*a);

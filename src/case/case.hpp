@@ -14,6 +14,9 @@ namespace aerolbm {
 
 enum class GeometryType { Naca4, Selig, Cylinder, None };
 
+// checkpoint.every left out: a checkpoint every tenth of the run (see checkpoint_interval()).
+inline constexpr std::int64_t kCheckpointAuto = -1;
+
 struct Case {
   std::filesystem::path source_file;  // the YAML file it came from
   std::string name;
@@ -63,7 +66,9 @@ struct Case {
   std::vector<std::string> fields = {"velocity", "pressure", "vorticity", "mask"};
   std::vector<std::string> formats = {"hdf5", "vtk"};
   std::int64_t forces_every = 10;      // forces.every (steps)
-  std::int64_t checkpoint_every = 0;   // checkpoint.every (steps), 0 = off
+  std::int64_t checkpoint_every = kCheckpointAuto;  // checkpoint.every (steps), 0 = off; left out: 10 % of the run
+  std::int64_t watchdog_every = 100;   // watchdog.every (steps): scan the state for NaN/Inf and runaway speeds
+  double watchdog_max_speed = 0.4;     // watchdog.max_speed (cells/step); the lattice sound speed is 0.577
 
   std::string yaml_text;               // the case exactly as run (after overrides), re-emitted
 };
@@ -78,5 +83,12 @@ class CaseError : public std::runtime_error {
 Case load_case(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
 
 inline int dimensions(Stencil s) { return s == Stencil::D2Q9 ? 2 : 3; }
+
+// Steps between checkpoints for a run of `total_steps`: checkpoint.every, or with the key left out a tenth of the
+// run (at least 1). 0: none (a graceful stop still writes one).
+inline std::int64_t checkpoint_interval(const Case& c, std::int64_t total_steps) {
+  if (c.checkpoint_every != kCheckpointAuto) return c.checkpoint_every;
+  return total_steps >= 10 ? (total_steps + 9) / 10 : 1;
+}
 
 }  // namespace aerolbm

@@ -166,6 +166,14 @@ void read_time(const SectionReader& r, Case& c) {
   assign(r.integer("steps", {0, kInf}, "Use 0 to derive the length from time.convective_times."), c.steps);
 }
 
+void read_watchdog(const SectionReader& r, Case& c) {
+  assign(r.integer("every", {1, kInf}, "The watchdog scans the state every N >= 1 steps; 100 costs about 1 % of the run."),
+         c.watchdog_every);
+  assign(r.number("max_speed", {0, 1, true, false},
+                  "A lattice speed near the sound speed (0.577) is unstable; 0.4 leaves a margin."),
+         c.watchdog_max_speed);
+}
+
 void read_output(const SectionReader& out, const SectionReader& forces, const SectionReader& checkpoint, Case& c) {
   assign(out.integer("every", {0, kInf}, "Use 0 for no field output, or a number of steps between frames."),
          c.output_every);
@@ -190,6 +198,7 @@ void read_sections(const SectionReader& root, const std::filesystem::path& case_
   read_boundaries(root.sub("boundaries"), c);
   read_time(root.sub("time"), c);
   read_output(root.sub("output"), root.sub("forces"), root.sub("checkpoint"), c);
+  read_watchdog(root.sub("watchdog"), c);
 }
 
 }  // namespace aerolbm

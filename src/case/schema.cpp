@@ -45,6 +45,7 @@ KeySpec build_schema() {
                              leaf("formats", K::ChoiceList, {"hdf5", "vtk"})}),
           section("forces", {leaf("every", K::Integer)}),
           section("checkpoint", {leaf("every", K::Integer)}),
+          section("watchdog", {leaf("every", K::Integer), leaf("max_speed", K::Number)}),
       });
 }
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
 namespace aerolbm {
 
@@ -12,6 +13,32 @@ void create_output_folder(const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir, ec);
   // Since C++20 (P1164) an existing non-directory at `dir` is an error here too, not a silent success.
   if (ec) throw std::runtime_error("cannot create output folder '" + dir.string() + "': " + ec.message());
+}
+
+int remove_frame_files(const std::filesystem::path& dir, const std::string& prefix, const std::string& suffix,
+                       std::int64_t first) {
+  namespace fs = std::filesystem;
+  int removed = 0;
+  std::error_code ec;
+  std::vector<fs::path> doomed;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    if (name.ends_with(".tmp")) {
+      doomed.push_back(e.path());
+      continue;
+    }
+    if (!name.ends_with(suffix)) continue;
+    const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    if (digits.empty() || digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (std::stoll(digits) >= first) doomed.push_back(e.path());
+  }
+  for (const auto& p : doomed) {
+    // fs::remove never follows a symbolic link; it removes the link.
+    if (fs::remove(p, ec)) ++removed;
+    if (ec) throw std::runtime_error("cannot remove stale output '" + p.string() + "': " + ec.message());
+  }
+  return removed;
 }
 
 }  // namespace aerolbm

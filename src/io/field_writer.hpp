@@ -4,6 +4,8 @@
 // Nothing here knows about the solver or CUDA; the async output thread owns the writers.
 #include <filesystem>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "src/io/frame.hpp"
 
@@ -18,14 +20,26 @@ class FieldWriter {
   virtual void write(const Frame& frame) = 0;
 };
 
-// RUN/fields.h5 (group frame_000000, frame_000001, ... with datasets (nz, ny, nx[, 3])) and RUN/fields.xdmf.
-// Creates run_dir if needed and truncates an existing fields.h5.
+// Both writers can continue a run: `resume_times` are the times of the frames already in the folder (from the
+// checkpoint). Those frames are kept and listed again, numbering goes on after them, and frame files with higher
+// numbers (written after the checkpoint, before a crash) and unfinished *.tmp files are removed. An empty list
+// starts a new series.
+
+// RUN/fields/frame_000000.h5, ... (one complete file per frame, datasets (nz, ny, nx[, 3])), the index
+// RUN/fields.h5 (an external link per frame: frame_000000, ...) and RUN/fields.xdmf. See hdf5_writer.cpp.
 std::unique_ptr<FieldWriter> make_hdf5_writer(const std::filesystem::path& run_dir, const GridInfo& grid,
-                                              const Attributes& attributes);
+                                              const Attributes& attributes,
+                                              const std::vector<double>& resume_times = {});
 
 // RUN/vtk/fields_000000.vti, ... (vtkImageData, point data) and RUN/fields.pvd.
 std::unique_ptr<FieldWriter> make_vtk_writer(const std::filesystem::path& run_dir, const GridInfo& grid,
-                                             const Attributes& attributes);
+                                             const Attributes& attributes,
+                                             const std::vector<double>& resume_times = {});
+
+// Removes, inside `dir` only (no recursion, links removed as links), the files <prefix><number><suffix> whose
+// number is >= first, and every <prefix>*.tmp. Returns how many were removed.
+int remove_frame_files(const std::filesystem::path& dir, const std::string& prefix, const std::string& suffix,
+                       std::int64_t first);
 
 // create_directories with an error that names the folder. Throws std::runtime_error.
 void create_output_folder(const std::filesystem::path& dir);

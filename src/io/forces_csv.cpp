@@ -1,9 +1,14 @@
 #include "src/io/forces_csv.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
+#include <fstream>
+#include <sstream>
 #include <cstring>
 #include <stdexcept>
 
+#include "src/io/atomic_file.hpp"
 #include "src/io/number_format.hpp"
 
 namespace aerolbm {
@@ -32,6 +37,43 @@ ForcesCsv::ForcesCsv(std::filesystem::path path, const std::vector<std::pair<std
   put(text);
 }
 
+ForcesCsv ForcesCsv::resume(std::filesystem::path path,
+                            const std::vector<std::pair<std::string, std::string>>& header, int dims,
+                            std::int64_t after_step) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return ForcesCsv(std::move(path), header, dims);
+  if (dims != 2 && dims != 3)
+    throw std::invalid_argument("ForcesCsv: dims must be 2 or 3, got " + std::to_string(dims));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read '" + path.string() + "' to continue it");
+  std::stringstream all;
+  all << in.rdbuf();
+  const std::string text = all.str();
+  std::string kept;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) break;  // a torn last line
+    const std::string line = text.substr(start, end - start + 1);
+    start = end + 1;
+    if (line[0] == '#' || line.compare(0, 5, "step,") == 0) {
+      kept += line;
+      continue;
+    }
+    const std::size_t comma = line.find(',');
+    const std::string first = line.substr(0, comma);
+    if (comma == std::string::npos || first.empty() || first.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    if (std::stoll(first) <= after_step) kept += line;
+  }
+  write_file_atomically(path, kept);
+  ForcesCsv csv(std::move(path), dims);
+  csv.file_.reset(std::fopen(csv.path_.c_str(), "a"));
+  if (!csv.file_) throw std::runtime_error("cannot open '" + csv.path_.string() + "': " + std::strerror(errno));
+  csv.good_size_ = static_cast<long long>(kept.size());
+  return csv;
+}
+
 void ForcesCsv::append(std::int64_t step, double time, const std::array<double, 3>& force, double cd, double cl,
                        double cs) {
   // Assemble the whole line first so a failure can never leave half a line in the stdio buffer.
@@ -57,10 +99,13 @@ void ForcesCsv::put(const std::string& text) {
   const bool ok = std::fwrite(text.data(), 1, text.size(), file_.get()) == text.size() && std::fflush(file_.get()) == 0;
   if (!ok) {
     const int err = errno;
-    // After a failed flush stdio may retry the stale buffer later and produce a torn line; stop writing instead.
+    // After a failed flush stdio may retry the stale buffer later and produce a torn line; stop writing instead,
+    // and cut off whatever part of this text reached the file (closing first: the close may flush some more).
     file_.reset();
+    if (::truncate(path_.c_str(), static_cast<off_t>(good_size_)) != 0) { /* nothing more to do */ }
     throw std::runtime_error("cannot write '" + path_.string() + "': " + (err ? std::strerror(err) : "write failed"));
   }
+  good_size_ += static_cast<long long>(text.size());
 }
 
 }  // namespace aerolbm

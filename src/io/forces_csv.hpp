@@ -1,6 +1,7 @@
 #pragma once
-// RUN/forces.csv: the force history a run produces every K steps. Lines are flushed one by one so that a run
-// killed at any moment leaves a file of complete lines that pandas/numpy read without cleanup.
+// RUN/forces.csv: the force history a run produces every K steps. Lines are flushed one by one (one write call
+// each) so that a run killed at any moment leaves a file of complete lines that pandas/numpy read without cleanup;
+// a write that fails half-way (disk full, file size limit) is cut back to the last complete line.
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -19,6 +20,12 @@ class ForcesCsv {
   // Throws std::invalid_argument for dims other than 2 or 3, std::runtime_error (with the path) on I/O failure.
   ForcesCsv(std::filesystem::path path, const std::vector<std::pair<std::string, std::string>>& header, int dims);
 
+  // Continues the file of an earlier run at `after_step`: keeps its header and the complete lines up to and
+  // including that step (a later or torn line, written after the checkpoint, is dropped; the file is replaced
+  // atomically), then appends. A missing file is started afresh with `header`.
+  static ForcesCsv resume(std::filesystem::path path, const std::vector<std::pair<std::string, std::string>>& header,
+                          int dims, std::int64_t after_step);
+
   // One complete line, 9 significant digits (float-exact), flushed to the OS. In 2D force[2] and cs are ignored.
   void append(std::int64_t step, double time, const std::array<double, 3>& force, double cd, double cl,
               double cs = 0.0);
@@ -27,7 +34,8 @@ class ForcesCsv {
   int dims() const { return dims_; }
 
  private:
-  void put(const std::string& text);  // write + fflush, throws on failure
+  ForcesCsv(std::filesystem::path path, int dims) : path_(std::move(path)), dims_(dims) {}
+  void put(const std::string& text);  // write + fflush, throws on failure (the file is cut back to whole lines)
 
   struct Closer {
     void operator()(std::FILE* f) const { std::fclose(f); }
@@ -35,6 +43,7 @@ class ForcesCsv {
   std::filesystem::path path_;
   int dims_;
   std::unique_ptr<std::FILE, Closer> file_;
+  long long good_size_ = 0;  // bytes of complete lines on disk
 };
 
 }  // namespace aerolbm

@@ -46,7 +46,8 @@ void ignore_vtk_error(vtkObject*, unsigned long, void*, void*) {}
 
 class VtkWriter final : public FieldWriter {
  public:
-  VtkWriter(const std::filesystem::path& run_dir, const GridInfo& grid, const Attributes& attributes);
+  VtkWriter(const std::filesystem::path& run_dir, const GridInfo& grid, const Attributes& attributes,
+            const std::vector<double>& resume_times);
   void write(const Frame& frame) override;
 
  private:
@@ -59,11 +60,22 @@ class VtkWriter final : public FieldWriter {
   std::vector<PvdEntry> entries_;  // finished frames, for regenerating the .pvd
 };
 
-VtkWriter::VtkWriter(const std::filesystem::path& run_dir, const GridInfo& grid, const Attributes& attributes)
+VtkWriter::VtkWriter(const std::filesystem::path& run_dir, const GridInfo& grid, const Attributes& attributes,
+                     const std::vector<double>& resume_times)
     : run_dir_(run_dir), grid_(grid), attributes_(attributes) {
   check_grid(grid);
   create_output_folder(run_dir_ / "vtk");
-  // Replace any .pvd from an earlier run in this folder, which would list .vti files this run will overwrite.
+  for (double t : resume_times) {
+    const std::string file = "vtk/fields_" + frame_number(counter_) + ".vti";
+    if (!std::filesystem::exists(run_dir_ / file))
+      throw std::runtime_error("cannot continue the run: frame file '" + (run_dir_ / file).string() +
+                               "' is missing (the checkpoint counts it as written)");
+    entries_.push_back({t, file});
+    ++counter_;
+  }
+  // Frames past the continuation point, or from an earlier run in this folder, and unfinished temp files go;
+  // the .pvd is replaced so that it lists exactly the frames kept.
+  remove_frame_files(run_dir_ / "vtk", "fields_", ".vti", counter_);
   write_pvd(run_dir_ / "fields.pvd", entries_);
 }
 
@@ -170,8 +182,8 @@ void VtkWriter::write(const Frame& frame) {
 }  // namespace
 
 std::unique_ptr<FieldWriter> make_vtk_writer(const std::filesystem::path& run_dir, const GridInfo& grid,
-                                             const Attributes& attributes) {
-  return std::make_unique<VtkWriter>(run_dir, grid, attributes);
+                                             const Attributes& attributes, const std::vector<double>& resume_times) {
+  return std::make_unique<VtkWriter>(run_dir, grid, attributes, resume_times);
 }
 
 }  // namespace aerolbm

@@ -5,7 +5,7 @@
 
 namespace aerolbm {
 
-std::string xdmf_document(const GridInfo& g, const std::string& h5_name, const std::vector<XdmfFrame>& frames) {
+std::string xdmf_document(const GridInfo& g, const std::vector<XdmfFrame>& frames) {
   const std::string dims = format_int(g.nz) + " " + format_int(g.ny) + " " + format_int(g.nx);
   const std::string origin =
       format_double(g.origin[2]) + " " + format_double(g.origin[1]) + " " + format_double(g.origin[0]);
@@ -34,8 +34,8 @@ std::string xdmf_document(const GridInfo& g, const std::string& h5_name, const s
       x += "        <Attribute Name=\"" + a.name + "\" AttributeType=\"" + (vector ? "Vector" : "Scalar") +
            "\" Center=\"Node\">\n";
       x += "          <DataItem Dimensions=\"" + dims + (vector ? " 3" : "") + "\" NumberType=\"" +
-           (u8 ? "UChar" : "Float") + "\" Precision=\"" + (u8 ? "1" : "4") + "\" Format=\"HDF\">" + h5_name +
-           ":/" + f.group + "/" + a.name + "</DataItem>\n";
+           (u8 ? "UChar" : "Float") + "\" Precision=\"" + (u8 ? "1" : "4") + "\" Format=\"HDF\">" + f.data +
+           a.name + "</DataItem>\n";
       x += "        </Attribute>\n";
     }
     x += "      </Grid>\n";
@@ -46,9 +46,8 @@ std::string xdmf_document(const GridInfo& g, const std::string& h5_name, const s
   return x;
 }
 
-void write_xdmf(const std::filesystem::path& path, const GridInfo& grid, const std::string& h5_name,
-                const std::vector<XdmfFrame>& frames) {
-  write_file_atomically(path, xdmf_document(grid, h5_name, frames));
+void write_xdmf(const std::filesystem::path& path, const GridInfo& grid, const std::vector<XdmfFrame>& frames) {
+  write_file_atomically(path, xdmf_document(grid, frames));
 }
 
 }  // namespace aerolbm

@@ -16,17 +16,17 @@ struct XdmfField {
 };
 
 struct XdmfFrame {
-  std::string group;  // "frame_000123"
+  std::string group;  // "frame_000123": the grid's name
   double time = 0;
   std::vector<XdmfField> fields;
+  std::string data;   // where the datasets are, relative to the .xdmf: "fields/frame_000123.h5:/"
 };
 
 // XDMF 2 document: a temporal collection of uniform 3DCoRectMesh grids (dimensions and geometry in z y x order,
-// as XDMF expects for C-ordered HDF5 data), node-centred attributes pointing at `h5_name`:/group/field.
-// `h5_name` is relative to the .xdmf so the run folder can be moved.
-std::string xdmf_document(const GridInfo& grid, const std::string& h5_name, const std::vector<XdmfFrame>& frames);
+// as XDMF expects for C-ordered HDF5 data), node-centred attributes pointing at <frame.data><field>. Paths are
+// relative to the .xdmf so the run folder can be moved.
+std::string xdmf_document(const GridInfo& grid, const std::vector<XdmfFrame>& frames);
 
-void write_xdmf(const std::filesystem::path& path, const GridInfo& grid, const std::string& h5_name,
-                const std::vector<XdmfFrame>& frames);
+void write_xdmf(const std::filesystem::path& path, const GridInfo& grid, const std::vector<XdmfFrame>& frames);
 
 }  // namespace aerolbm

@@ -7,17 +7,18 @@
 
 namespace aerolbm {
 
-Progress::Progress(std::int64_t total_steps, double cells)
-    : total_(total_steps), cells_(cells), tty_(isatty(fileno(stderr)) != 0) {
+Progress::Progress(std::int64_t total_steps, double cells, std::int64_t first_step)
+    : total_(total_steps), first_(first_step), cells_(cells), tty_(isatty(fileno(stderr)) != 0) {
   start_ = last_print_ = std::chrono::steady_clock::now();
 }
 
 void Progress::update(std::int64_t step, double cd, double cl) {
   const auto now = std::chrono::steady_clock::now();
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  const double mlups = elapsed > 0 ? double(step) * cells_ / elapsed * 1e-6 : 0.0;
+  const double mlups = elapsed > 0 ? double(step - first_) * cells_ / elapsed * 1e-6 : 0.0;
   const double frac = total_ > 0 ? double(step) / double(total_) : 1.0;
-  const double eta = step > 0 ? elapsed * (1.0 / frac - 1.0) : 0.0;
+  const double done_here = double(step - first_);
+  const double eta = done_here > 0 ? elapsed * double(total_ - step) / done_here : 0.0;
   if (tty_) {
     if (std::chrono::duration<double>(now - last_print_).count() < 0.2 && step < total_) return;
     last_print_ = now;

@@ -7,12 +7,13 @@ namespace aerolbm {
 
 class Progress {
  public:
-  Progress(std::int64_t total_steps, double cells);
+  // first_step: where the run starts (a restart), so that speed and ETA count only the steps made here.
+  Progress(std::int64_t total_steps, double cells, std::int64_t first_step = 0);
   void update(std::int64_t step, double cd, double cl);
   void finish();
 
  private:
-  std::int64_t total_;
+  std::int64_t total_, first_;
   double cells_;
   bool tty_;
   int last_decile_ = -1;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "src/io/atomic_file.hpp"
 #include "src/io/field_writer.hpp"
 #include "src/io/forces_csv.hpp"
 #include "src/io/json.hpp"
@@ -16,6 +17,7 @@
 #include "src/solver/force_history.hpp"
 #include "src/solver/frame_builder.hpp"
 #include "src/solver/progress.hpp"
+#include "src/solver/stop_request.hpp"
 
 namespace aerolbm {
 namespace {
@@ -28,6 +30,8 @@ const char* stencil_name(Stencil s) {
   }
   return "?";
 }
+
+const char* collision_name(Collision c) { return c == Collision::BGK ? "bgk" : "trt"; }
 
 const char* precision_name(Precision p) {
   switch (p) {
@@ -83,28 +87,106 @@ Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Bod
 
 Simulation::~Simulation() = default;
 
-// Every kWatchEvery steps (and whenever a force comes out non-finite) the whole state is scanned for NaN/Inf and
-// for speeds beyond what the lattice carries stably. A failure stops the run with where and what to change.
-void Simulation::watchdog(std::int64_t step) {
-  constexpr double kMaxSpeed = 0.4;  // lattice units; the sound speed is 0.577
-  const StateCheck c = backend_->check_state(kMaxSpeed);
+Checkpoint Simulation::checkpoint_identity() const {
+  Checkpoint c;
+  c.stencil = stencil_name(case_.stencil);
+  c.precision = precision_name(case_.precision);
+  c.collision = collision_name(case_.collision);
+  c.nx = units_.nx;
+  c.ny = units_.ny;
+  c.nz = units_.nz;
+  c.q = lattice_q(case_.stencil);
+  c.geometry_hash = fingerprint(domain_.flags.data(), domain_.flags.size());
+  c.tau = units_.tau;
+  c.u_lattice = units_.u_lattice;
+  return c;
+}
+
+void Simulation::resume(Checkpoint c) {
+  const Checkpoint here = checkpoint_identity();
+  const std::string file = (opt_.output_dir / "checkpoint.h5").string();
+  auto grid = [](const Checkpoint& k) {
+    return k.stencil + ", " + std::to_string(k.nx) + " x " + std::to_string(k.ny) + " x " + std::to_string(k.nz) +
+           " cells";
+  };
+  const std::string fix =
+      " Restart with the case the run was started with (its copy is " + (opt_.output_dir / "case.yaml").string() +
+      "; --set overrides such as time.steps or output.every may change), or start a new run without --restart.";
+  if (c.stencil != here.stencil || c.nx != here.nx || c.ny != here.ny || c.nz != here.nz || c.q != here.q)
+    throw CaseError("--restart: " + file + " holds the state of a " + grid(c) + " lattice, but this case makes a " +
+                    grid(here) + " lattice." + fix);
+  if (c.geometry_hash != here.geometry_hash)
+    throw CaseError("--restart: " + file + " was written for another body or other boundaries on the same " +
+                    grid(here) + " grid (the cell flags differ)." + fix);
+  if (c.step >= units_.total_steps)
+    throw CaseError("--restart: " + file + " is at step " + std::to_string(c.step) +
+                    ", at or past the end of this run (" + std::to_string(units_.total_steps) +
+                    " steps). Give a larger --steps, time.steps or time.convective_times to run on.");
+  auto differs = [](double a, double b) { return std::abs(a - b) > 1e-12 * std::max(1.0, std::abs(a)); };
+  if (c.precision != here.precision || c.collision != here.collision || differs(c.tau, here.tau) ||
+      differs(c.u_lattice, here.u_lattice))
+    spdlog::warn("continuing a checkpoint written with {} {} tau {} u {} as {} {} tau {} u {}: the state carries "
+                 "over, but the run is no longer one continuous run of a single case",
+                 c.precision, c.collision, c.tau, c.u_lattice, here.precision, here.collision, here.tau,
+                 here.u_lattice);
+  backend_->write_populations(c.populations);
+  c.populations.clear();
+  c.populations.shrink_to_fit();
+  resume_ = std::move(c);
+}
+
+// Every W steps, before every checkpoint, at the end, and whenever a force comes out non-finite, the whole state
+// is scanned for NaN/Inf and for speeds beyond what the lattice carries stably. A failure stops the run with
+// where, the likely cause and what to change; the last checkpoint (written from a state that passed) is kept.
+void Simulation::watchdog(std::int64_t step, std::int64_t last_checkpoint) {
+  const double bound = case_.watchdog_max_speed;
+  const StateCheck c = backend_->check_state(bound);
   if (c.ok) return;
   const std::int64_t n = c.first_bad_cell;
   const std::int64_t x = n % units_.nx, y = (n / units_.nx) % units_.ny, z = n / (units_.nx * units_.ny);
   const int dims = dimensions(case_.stencil);
-  char where[256];
-  std::snprintf(where, sizeof(where), "cell (%lld, %lld%s) at (%.3f, %.3f) reference lengths from the body pivot",
-                static_cast<long long>(x), static_cast<long long>(y),
-                dims == 3 ? (", " + std::to_string(z)).c_str() : "", (x + 0.5) * units_.dx - case_.body_position_chords[0],
-                (y + 0.5) * units_.dx - case_.body_position_chords[1]);
-  std::string what = std::isfinite(c.speed) ? "speed " + std::to_string(c.speed) + " cells/step (bound 0.4, inflow " +
-                                                  std::to_string(units_.u_lattice) + ")"
-                                            : std::string("non-finite values");
+  const double px = (x + 0.5) * units_.dx - case_.body_position_chords[0];
+  const double py = (y + 0.5) * units_.dx - case_.body_position_chords[1];
+  const double pz = (z + 0.5) * units_.dx - case_.body_position_chords[2];
+  char where[320];
+  if (dims == 3)
+    std::snprintf(where, sizeof(where),
+                  "cell (x %lld, y %lld, z %lld) at (%.3f, %.3f, %.3f) reference lengths from the body pivot",
+                  static_cast<long long>(x), static_cast<long long>(y), static_cast<long long>(z), px, py, pz);
+  else
+    std::snprintf(where, sizeof(where), "cell (x %lld, y %lld) at (%.3f, %.3f) reference lengths from the body pivot",
+                  static_cast<long long>(x), static_cast<long long>(y), px, py);
+  char what[200];
+  if (std::isfinite(c.speed))
+    std::snprintf(what, sizeof(what), "speed %.4g cells/step (watchdog.max_speed %.3g, inflow %.4g)", c.speed, bound,
+                  units_.u_lattice);
+  else
+    std::snprintf(what, sizeof(what), "non-finite values (NaN or Inf)");
+  const bool near_inlet = x < 3 && case_.inlet == FaceBC::Velocity;
+  char params[200];
+  std::snprintf(params, sizeof(params), "tau = %.4f, Mach %.3g (u = %.4g cells/step), %.0f cells per reference length",
+                units_.tau, case_.mach, units_.u_lattice, units_.length_cells);
+  const bool low_tau = units_.tau < 0.55;
+  const bool fast = std::isfinite(c.speed) && units_.u_max_lattice > 0.15;
+  std::string cause = std::string("Likely cause (") + params + "): " +
+                      (low_tau ? "tau this close to 0.5 leaves the collision too little damping for this resolution"
+                       : fast  ? "the inflow is fast for the lattice, so local speeds near the body reach the bound"
+                               : "flow features finer than the grid resolves") +
+                      (near_inlet ? "; the blow-up starts at the inlet, where start-up pressure waves reflect" : "") +
+                      ".";
+  const std::string fix =
+      " What to change: raise the resolution (geometry.chord_cells; tau - 0.5 grows in proportion), "
+      "lower physics.mach if the speed is the problem (it also moves tau towards 0.5), lower physics.reynolds "
+      "if the study allows, use lattice.collision: bgk (TRT can be less robust near tau 0.5 at open boundaries), "
+      "or, for under-resolved turbulence, a sub-grid model (lattice.les.model) once available.";
+  const std::string ckpt =
+      last_checkpoint >= 0
+          ? " The last good checkpoint (step " + std::to_string(last_checkpoint) + ") is kept in " +
+                (opt_.output_dir / "checkpoint.h5").string() +
+                "; continue from it with --restart after changing, for example, lattice.collision."
+          : " No checkpoint was written before the failure.";
   throw RunError("the run diverged by step " + std::to_string(step) + ": first bad " + std::string(where) + ", " +
-                 what + ". Likely cause: tau = " + std::to_string(units_.tau) +
-                 " is close to 0.5 for this resolution, or the Mach number is high. What to change: raise "
-                 "geometry.chord_cells, lower physics.reynolds or physics.mach, or try lattice.collision: bgk "
-                 "(TRT can be less robust near tau 0.5 at open boundaries).");
+                 what + ". " + cause + fix + ckpt);
 }
 
 RunResult Simulation::run() {
@@ -114,68 +196,112 @@ RunResult Simulation::run() {
   const double u_ref = units_.u_lattice > 0 ? units_.u_lattice : 1.0;
   const double area = units_.length_cells * (dims == 3 ? double(units_.nz) : 1.0);
   const double coef = 1.0 / (0.5 * u_ref * u_ref * area);
+  const bool resuming = resume_.has_value();
+  const std::int64_t first_step = resuming ? resume_->step : 0;
 
-  {
-    std::ofstream yaml(dir / "case.yaml");
-    yaml << case_.yaml_text << "\n";
-    if (!yaml) throw RunError("cannot write " + (dir / "case.yaml").string());
-  }
+  write_file_atomically(dir / "case.yaml", case_.yaml_text + "\n");
 
-  ForcesCsv csv(dir / "forces.csv",
-                {{"case", case_.name},
-                 {"backend", backend_->name()},
-                 {"reynolds", std::to_string(case_.reynolds)},
-                 {"mach", std::to_string(case_.mach)},
-                 {"angle_of_attack_deg", std::to_string(case_.angle_of_attack_deg)},
-                 {"reference_length_cells", std::to_string(units_.length_cells)},
-                 {"reference_area_cells", std::to_string(area)},
-                 {"u_lattice", std::to_string(u_ref)},
-                 {"force_units", "lattice units (rho=1, cell, step)"},
-                 {"coefficients", "C = F / (0.5 rho U^2 A); time in convective times L/U"}},
-                dims);
+  const std::vector<std::pair<std::string, std::string>> header = {
+      {"case", case_.name},
+      {"backend", backend_->name()},
+      {"reynolds", std::to_string(case_.reynolds)},
+      {"mach", std::to_string(case_.mach)},
+      {"angle_of_attack_deg", std::to_string(case_.angle_of_attack_deg)},
+      {"reference_length_cells", std::to_string(units_.length_cells)},
+      {"reference_area_cells", std::to_string(area)},
+      {"u_lattice", std::to_string(u_ref)},
+      {"force_units", "lattice units (rho=1, cell, step)"},
+      {"coefficients", "C = F / (0.5 rho U^2 A); time in convective times L/U"}};
+  ForcesCsv csv = resuming ? ForcesCsv::resume(dir / "forces.csv", header, dims, first_step)
+                           : ForcesCsv(dir / "forces.csv", header, dims);
 
+  std::vector<double> frame_times = resuming ? resume_->frame_times : std::vector<double>{};
   std::vector<std::unique_ptr<FieldWriter>> writers;
   const auto grid = grid_info(case_, units_);
   const auto attrs = run_attributes(case_, units_);
-  if (case_.output_every > 0) {
+  if (case_.output_every > 0 || !frame_times.empty()) {
     for (const auto& f : case_.formats) {
-      if (f == "hdf5") writers.push_back(make_hdf5_writer(dir, grid, attrs));
-      if (f == "vtk") writers.push_back(make_vtk_writer(dir, grid, attrs));
+      if (f == "hdf5") writers.push_back(make_hdf5_writer(dir, grid, attrs, frame_times));
+      if (f == "vtk") writers.push_back(make_vtk_writer(dir, grid, attrs, frame_times));
     }
   }
-  const bool fields_on = !writers.empty();
+  const bool fields_on = !writers.empty() && case_.output_every > 0;
   AsyncFrameWriter frames(domain_, std::move(writers), u_ref, units_.dx, FrameRequest::from_names(case_.fields));
 
   const std::int64_t total = units_.total_steps;
   const std::int64_t K = std::max<std::int64_t>(1, case_.forces_every);
   const std::int64_t N = case_.output_every;
+  const std::int64_t C = checkpoint_interval(case_, total);
+  const std::int64_t W = std::max<std::int64_t>(1, case_.watchdog_every);
   ForceHistory history;
-  Progress progress(total, cells);
+  if (resuming) {
+    for (std::size_t i = 0; i < resume_->force_steps.size(); ++i)
+      history.add({resume_->force_steps[i], resume_->force_times[i], resume_->cd[i], resume_->cl[i], resume_->cs[i]});
+  }
+  std::int64_t last_checkpoint = resuming ? first_step : -1;
+  Progress progress(total, cells, first_step);
   RunResult r;
   r.backend = backend_->name();
   r.device = backend_->device();
   r.kernel = backend_->kernel();
+  r.first_step = first_step;
+
+  // The checkpoint is taken only from a state the watchdog has just passed, after every frame up to this step is
+  // on disk, so that it never replaces a good checkpoint with a bad state and the frames it counts exist.
+  auto write_checkpoint_now = [&](std::int64_t step) {
+    frames.finish();
+    Checkpoint c = checkpoint_identity();
+    c.step = step;
+    c.time = double(step) * units_.dt;
+    backend_->read_populations(c.populations);
+    for (const auto& s : history.samples()) {
+      c.force_steps.push_back(s.step);
+      c.force_times.push_back(s.time);
+      c.cd.push_back(s.cd);
+      c.cl.push_back(s.cl);
+      c.cs.push_back(s.cs);
+    }
+    c.frame_times = frame_times;
+    c.case_yaml = case_.yaml_text;
+    write_checkpoint(dir / "checkpoint.h5", c);
+    last_checkpoint = step;
+  };
 
   auto next_multiple = [](std::int64_t s, std::int64_t m) { return (s / m + 1) * m; };
   const auto t0 = std::chrono::steady_clock::now();
-  std::int64_t step = 0;
+  std::int64_t step = first_step;
   double cd = 0, cl = 0;
+  if (!history.samples().empty()) {
+    cd = history.samples().back().cd;
+    cl = history.samples().back().cl;
+  }
   while (step < total) {
-    std::int64_t next = std::min(total, next_multiple(step, K));
+    // Chunks end at every force sample, frame, checkpoint and watchdog scan, which also bounds how long a stop
+    // request waits.
+    std::int64_t next = std::min({total, next_multiple(step, K), next_multiple(step, W)});
     if (N > 0) next = std::min(next, next_multiple(step, N));
+    if (C > 0) next = std::min(next, next_multiple(step, C));
     backend_->run(next - step);
     step = next;
     const double time = double(step) * units_.dt;
+    bool checked = false;
     if (step % K == 0 || step == total) {
       const auto F = backend_->wall_force();
       cd = F[0] * coef;
       cl = F[1] * coef;
       const double cs = F[2] * coef;
-      if (!std::isfinite(cd) || !std::isfinite(cl) || step % kWatchEvery == 0 || step == total) watchdog(step);
+      if (!std::isfinite(cd) || !std::isfinite(cl)) {
+        watchdog(step, last_checkpoint);
+        checked = true;
+      }
       csv.append(step, time, F, cd, cl, cs);
       history.add({step, time, cd, cl, cs});
     }
-    if (N > 0 && fields_on && (step % N == 0 || step == total)) {
+    if (!checked && (step % W == 0 || step == total)) {
+      watchdog(step, last_checkpoint);
+      checked = true;
+    }
+    if (fields_on && (step % N == 0 || step == total)) {
       // The copy to the host runs on its own stream and the fields and files are made on the writer thread,
       // both while the next steps run.
       FrameJob job;
@@ -183,18 +309,30 @@ RunResult Simulation::run() {
       job.time = time;
       job.fields = backend_->start_fields_transfer();
       frames.submit(std::move(job));
+      frame_times.push_back(time);
+    }
+    const int signal = stop_requested();
+    const bool periodic = C > 0 && (step % C == 0 || step == total);
+    if (periodic || signal) {
+      if (!checked) watchdog(step, last_checkpoint);
+      write_checkpoint_now(step);
     }
     if (opt_.progress) progress.update(step, cd, cl);
+    if (signal) {
+      r.stopped_by_signal = signal;
+      break;
+    }
   }
   frames.finish();
-  r.frames = frames.frames_written();
+  r.frames = int(frame_times.size());
   r.output_seconds = frames.busy_seconds();
   if (opt_.progress) progress.finish();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.steps = total;
-  r.mlups = r.wall_seconds > 0 ? cells * double(total) / r.wall_seconds * 1e-6 : 0.0;
+  r.steps = step;
+  r.checkpoint_step = last_checkpoint;
+  r.mlups = r.wall_seconds > 0 ? cells * double(step - first_step) / r.wall_seconds * 1e-6 : 0.0;
 
-  const double t_end = double(total) * units_.dt;
+  const double t_end = double(step) * units_.dt;
   const auto window = history.window(t_end - double(units_.average_steps) * units_.dt - 1e-12);
   r.cd_mean = ForceHistory::mean_cd(window);
   r.cl_mean = ForceHistory::mean_cl(window);
@@ -207,6 +345,7 @@ RunResult Simulation::run() {
   Json s = Json::object();
   s.set("case", case_.name);
   s.set("description", case_.description);
+  s.set("status", r.stopped_by_signal ? "stopped" : "complete");
   s.set("backend", r.backend);
   s.set("device", r.device);
   s.set("kernel", r.kernel);
@@ -228,6 +367,9 @@ RunResult Simulation::run() {
   s.set("mach", case_.mach);
   s.set("angle_of_attack_deg", case_.angle_of_attack_deg);
   s.set("steps", r.steps);
+  s.set("steps_planned", total);
+  s.set("restarted_from_step", resuming ? Json(first_step) : Json(nullptr));
+  s.set("checkpoint_step", last_checkpoint >= 0 ? Json(last_checkpoint) : Json(nullptr));
   s.set("convective_times", t_end);
   s.set("wall_time_s", r.wall_seconds);
   s.set("mlups", r.mlups);

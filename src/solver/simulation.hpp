@@ -1,5 +1,6 @@
 #pragma once
-// Drives one run: owns the backend, advances it, samples forces every K steps, writes frames every N steps, and
+// Drives one run: owns the backend, advances it, samples forces every K steps, writes frames every N steps,
+// checks the state every W steps (watchdog), writes checkpoints, stops gracefully on SIGINT/SIGTERM, and
 // finishes with summary.json. Everything it writes goes into the run folder.
 #include <filesystem>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "src/case/case.hpp"
 #include "src/case/units.hpp"
 #include "src/geometry/body.hpp"
+#include "src/io/checkpoint.hpp"
 
 namespace aerolbm {
 
@@ -22,33 +24,39 @@ struct RunOptions {
 
 struct RunResult {
   std::string backend, device, kernel;
-  std::int64_t steps = 0;
+  std::int64_t steps = 0;        // the step the run reached
+  std::int64_t first_step = 0;   // where it started (the checkpoint's step on a restart)
   double wall_seconds = 0;   // whole loop, output included
   double mlups = 0;          // cells × steps / wall time
   double cd_mean = 0, cl_mean = 0, cd_final = 0, cl_final = 0;
   std::optional<double> strouhal;
-  int frames = 0;
+  int frames = 0;            // frames in the run folder, those of earlier parts of the run included
   double output_seconds = 0;  // time the writer thread spent on frames (overlapped with the steps)
+  int stopped_by_signal = 0;  // SIGINT/SIGTERM: the run stopped early after writing a checkpoint
+  std::int64_t checkpoint_step = -1;  // step of the checkpoint in the folder, -1 if none
 };
 
 class Simulation {
  public:
   Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Body> body, RunOptions opt);
   ~Simulation();
+  // Continue from a checkpoint instead of the initial state. Throws CaseError when the checkpoint belongs to
+  // another lattice, grid or geometry, or is at or past the end of this run.
+  void resume(Checkpoint c);
   RunResult run();
   Backend& backend() { return *backend_; }
   const DomainData& domain() const { return domain_; }
 
-  static constexpr std::int64_t kWatchEvery = 100;  // one extra pass over the state: about 1 % of the run
-
  private:
-  void watchdog(std::int64_t step);
+  void watchdog(std::int64_t step, std::int64_t last_checkpoint);
+  Checkpoint checkpoint_identity() const;
   Case case_;
   LatticeUnits units_;
   std::unique_ptr<Body> body_;
   RunOptions opt_;
   DomainData domain_;
   std::unique_ptr<Backend> backend_;
+  std::optional<Checkpoint> resume_;  // populations already in the backend; the rest is used by run()
 };
 
 // Run failed while running (divergence, I/O error): exit status 1.

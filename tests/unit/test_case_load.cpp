@@ -119,7 +119,12 @@ TEST(CaseLoad, OptionalSectionsTakeDefaults) {
   EXPECT_EQ(c.fields, d.fields);
   EXPECT_EQ(c.formats, d.formats);
   EXPECT_EQ(c.forces_every, 10);
-  EXPECT_EQ(c.checkpoint_every, 0);
+  EXPECT_EQ(c.checkpoint_every, kCheckpointAuto);  // left out: a tenth of the run
+  EXPECT_EQ(checkpoint_interval(c, 2000), 200);
+  EXPECT_EQ(checkpoint_interval(c, 2001), 201);
+  EXPECT_EQ(checkpoint_interval(c, 5), 1);
+  EXPECT_EQ(c.watchdog_every, 100);
+  EXPECT_EQ(c.watchdog_max_speed, 0.4);
 }
 
 TEST(CaseLoad, BlockStyleThreeDimensionalCylinderInADuct) {

@@ -202,16 +202,20 @@ TEST(IoHdf5, XdmfListsExactlyTheWrittenFrames) {
   EXPECT_EQ(test::count_of(x, "Center=\"Node\""), 10);
   EXPECT_FALSE(std::filesystem::exists(tmp.path() / "fields.xdmf.tmp"));
 
-  H5File f(tmp.path() / "fields.h5");
+  // Each DataItem names a frame file and a dataset inside it: fields/frame_000000.h5:/velocity.
   int items = 0;
-  for (std::size_t pos = x.find("fields.h5:"); pos != std::string::npos; pos = x.find("fields.h5:", pos + 1)) {
+  for (std::size_t pos = x.find(">fields/"); pos != std::string::npos; pos = x.find(">fields/", pos + 1)) {
+    const std::size_t colon = x.find(':', pos);
     const std::size_t end = x.find('<', pos);
-    const std::string ds = x.substr(pos + 10, end - pos - 10);
+    const std::string file = x.substr(pos + 1, colon - pos - 1);
+    const std::string ds = x.substr(colon + 1, end - colon - 1);
     const std::size_t dims_at = x.rfind("Dimensions=\"", pos);
     const std::string dims = x.substr(dims_at + 12, x.find('"', dims_at + 12) - dims_at - 12);
+    H5File f(tmp.path() / file);
+    ASSERT_GE(f.id, 0) << file;
     std::string actual;
     for (hsize_t d : dataset_dims(f.id, ds)) actual += (actual.empty() ? "" : " ") + std::to_string(d);
-    EXPECT_EQ(actual, dims) << ds;
+    EXPECT_EQ(actual, dims) << file << ds;
     ++items;
   }
   EXPECT_EQ(items, 10);
@@ -229,7 +233,7 @@ TEST(IoHdf5, ThreeDimensionalFrameWithVectorVorticity) {
   const std::string x = read_text(tmp.path() / "fields.xdmf");
   EXPECT_NE(x.find("Name=\"vorticity\" AttributeType=\"Vector\""), std::string::npos);
   EXPECT_NE(x.find("Dimensions=\"3 5 7 3\" NumberType=\"Float\" Precision=\"4\" Format=\"HDF\">"
-                   "fields.h5:/frame_000000/vorticity"),
+                   "fields/frame_000000.h5:/vorticity"),
             std::string::npos);
 }
 
@@ -357,12 +361,11 @@ TEST(IoHdf5, HdfFailureThrowsWithFileName) {
   }
 }
 
-// Disk full: fields.h5 is a link to /dev/full, where every write fails with ENOSPC. It runs in a child process
-// because HDF5 cannot release a file whose writes failed and complains about it at library shutdown.
+// Disk full: the frame's temp file is a link to /dev/full, where every write fails with ENOSPC. It runs in a child
+// process because HDF5 cannot release a file whose writes failed and complains about it at library shutdown.
 TEST(IoHdf5, DiskFullThrowsWithFileAndCause) {
   if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
   TempDir tmp;
-  std::filesystem::create_symlink("/dev/full", tmp.path() / "fields.h5");
   const GridInfo g = small_grid();
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
@@ -370,10 +373,11 @@ TEST(IoHdf5, DiskFullThrowsWithFileAndCause) {
     int code = 2;  // no exception
     try {
       auto w = make_hdf5_writer(tmp.path(), g, {});
+      std::filesystem::create_symlink("/dev/full", tmp.path() / "fields" / "frame_000000.h5.tmp");
       w->write(known_frame(g, 0));
     } catch (const std::runtime_error& e) {
       const std::string msg = e.what();
-      code = msg.find("fields.h5") != std::string::npos && msg.find("No space left") != std::string::npos ? 0 : 3;
+      code = msg.find("frame_000000.h5") != std::string::npos && msg.find("No space left") != std::string::npos ? 0 : 3;
     } catch (...) {
       code = 4;
     }

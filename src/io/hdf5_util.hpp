@@ -1,0 +1,87 @@
+#pragma once
+// Small RAII and error helpers shared by the HDF5 writers (frames, index, checkpoint). Every failing HDF5 call
+// becomes one std::runtime_error that names the file, the operation and the operating system's cause.
+#include <hdf5.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace aerolbm::h5 {
+
+// Switches HDF5's default error printer off while alive (restores the previous one).
+class QuietErrors {
+ public:
+  QuietErrors();
+  ~QuietErrors();
+  QuietErrors(const QuietErrors&) = delete;
+  QuietErrors& operator=(const QuietErrors&) = delete;
+
+ private:
+  H5E_auto2_t func_ = nullptr;
+  void* data_ = nullptr;
+};
+
+// The innermost cause on the HDF5 error stack (the OS message for system errors); clears the stack.
+std::string error_cause();
+
+// Owns one HDF5 identifier.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle() = default;
+  Handle(hid_t id, Closer close) : id_(id), close_(close) {}
+  Handle(Handle&& o) noexcept : id_(std::exchange(o.id_, H5I_INVALID_HID)), close_(o.close_) {}
+  Handle& operator=(Handle&& o) noexcept {
+    std::swap(id_, o.id_);
+    std::swap(close_, o.close_);
+    return *this;
+  }
+  ~Handle() {
+    if (id_ >= 0 && close_) close_(id_);
+  }
+  hid_t get() const { return id_; }
+  // Closes now and reports failure (a close flushes, so it can fail on a full disk).
+  bool close();
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+  Closer close_ = nullptr;
+};
+
+// Error context for one file: check() throws "HDF5 error in '<file>': <operation>: <cause>".
+class File {
+ public:
+  explicit File(std::filesystem::path path) : path_(std::move(path)) {}
+  const std::filesystem::path& path() const { return path_; }
+
+  template <class T>
+  T check(T result, const std::string& operation) const {
+    if (result < 0) fail(operation);
+    return result;
+  }
+  Handle open(hid_t id, Handle::Closer close, const std::string& operation) const {
+    return Handle(check(id, operation), close);
+  }
+  [[noreturn]] void fail(const std::string& operation) const;
+
+  void attr_int(hid_t obj, const std::string& name, std::int64_t value) const;
+  void attr_doubles(hid_t obj, const std::string& name, const double* values, hsize_t count) const;
+  void attr_string(hid_t obj, const std::string& name, const std::string& value) const;
+  std::int64_t read_attr_int(hid_t obj, const std::string& name) const;
+  double read_attr_double(hid_t obj, const std::string& name) const;
+  std::string read_attr_string(hid_t obj, const std::string& name) const;
+  // 1-D dataset of `count` values; mem_type and file_type as HDF5 types.
+  void write_array(hid_t loc, const std::string& name, hid_t file_type, hid_t mem_type, const void* data,
+                   hsize_t count) const;
+  // Reads a 1-D (or any-rank) dataset converted to mem_type; returns its element count via `count`.
+  void read_array(hid_t loc, const std::string& name, hid_t mem_type, void* data, hsize_t expected) const;
+  hsize_t dataset_size(hid_t loc, const std::string& name) const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace aerolbm::h5

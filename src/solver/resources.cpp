@@ -1,0 +1,125 @@
+#include "src/solver/resources.hpp"
+
+#include <sys/statvfs.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "kernels/backend.hpp"
+#include "src/solver/device_memory.hpp"
+
+namespace aerolbm {
+
+std::string format_bytes(double b) {
+  const char* unit[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+  int i = 0;
+  while (b >= 1000 && i < 5) {
+    b /= 1000;
+    ++i;
+  }
+  char s[32];
+  std::snprintf(s, sizeof(s), i == 0 ? "%.0f %s" : "%.3g %s", b, unit[i]);
+  return s;
+}
+
+ResourceNeeds estimate_resources(const Case& c, const LatticeUnits& u, bool cuda, std::int64_t first_step) {
+  ResourceNeeds n;
+  const double cells = double(u.nx) * double(u.ny) * double(u.nz);
+  const double q = lattice_q(c.stencil);
+  const double store = c.precision == Precision::FP64 ? 8 : c.precision == Precision::FP16S ? 2 : 4;
+  const bool three_d = dimensions(c.stencil) == 3;
+  double field_bytes = 0;  // per cell, one frame
+  for (const auto& f : c.fields)
+    field_bytes += f == "velocity" ? 12 : f == "mask" ? 1 : (f == "vorticity" && three_d) ? 12 : 4;
+  const double formats = double(c.formats.size());
+
+  // Populations: two lattices (pull scheme). Domain: flags (1 B) and the wall-link index (4 B) per cell.
+  const double lattice = 2 * q * cells * store;
+  const double domain = 5 * cells;
+  // Frames in flight: up to three (two queued, one being written), each the moved density and velocity
+  // (16 B/cell) plus the derived fields.
+  const double frames_in_flight = c.output_every > 0 ? 3 * cells * (16 + field_bytes) : 0;
+  // A checkpoint reads the whole state as doubles.
+  const double checkpoint_staging = q * cells * 8;
+  n.host_bytes = domain + frames_in_flight + checkpoint_staging + (cuda ? 2 * 16 * cells : lattice);
+  // Device: the lattices, the domain tables and the macroscopic buffers of two transfers.
+  n.device_bytes = cuda ? lattice + domain + 2 * 16 * cells : 0;
+
+  const std::int64_t total = u.total_steps;
+  if (c.output_every > 0 && !c.formats.empty()) {
+    n.frames = total / c.output_every - first_step / c.output_every + (total % c.output_every ? 1 : 0);
+    n.frame_bytes = formats * (cells * field_bytes + 16384);  // uncompressed size + headers: an upper bound
+  }
+  // The new checkpoint is written beside the old one before it replaces it; populations as float or double.
+  n.checkpoint_bytes = 2 * q * cells * (c.precision == Precision::FP64 ? 8 : 4);
+  n.forces_bytes = double(total - first_step) / double(std::max<std::int64_t>(1, c.forces_every)) * 120;
+  n.disk_bytes = double(n.frames) * n.frame_bytes + n.checkpoint_bytes + n.forces_bytes;
+  return n;
+}
+
+namespace {
+
+double mem_available() {
+  std::ifstream in("/proc/meminfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("MemAvailable:", 0) == 0) {
+      std::istringstream ss(line.substr(13));
+      double kb = -1;
+      ss >> kb;
+      return kb >= 0 ? kb * 1024 : -1;
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+ResourcesAvailable available_resources(const std::filesystem::path& output_dir, bool cuda) {
+  ResourcesAvailable a;
+  a.host_bytes = mem_available();
+  if (cuda) {
+    std::size_t free = 0, total = 0;
+    if (cuda_device_memory(free, total)) a.device_bytes = double(free);
+  }
+  std::filesystem::path p = std::filesystem::absolute(output_dir);
+  std::error_code ec;
+  while (!p.empty() && !std::filesystem::exists(p, ec) && p != p.parent_path()) p = p.parent_path();
+  struct statvfs st {};
+  if (::statvfs(p.c_str(), &st) == 0) a.disk_bytes = double(st.f_bavail) * double(st.f_frsize);
+  return a;
+}
+
+void check_resources(const ResourceNeeds& need, const ResourcesAvailable& have, const std::filesystem::path& dir) {
+  std::string problems;
+  const std::string escape = " (--ignore-resources runs it anyway.)";
+  if (have.host_bytes >= 0 && need.host_bytes > have.host_bytes) {
+    problems += "not enough host memory: the run needs about " + format_bytes(need.host_bytes) +
+                " (populations, domain tables, frames in flight, checkpoint staging), and " +
+                format_bytes(have.host_bytes) +
+                " is available (MemAvailable). Use a coarser grid (geometry.chord_cells) or a smaller domain "
+                "(domain.size_chords), fp32 instead of fp64, or the GPU backend." + escape + "\n";
+  }
+  if (have.device_bytes >= 0 && need.device_bytes > have.device_bytes) {
+    problems += "not enough GPU memory: the run needs about " + format_bytes(need.device_bytes) + ", and " +
+                format_bytes(have.device_bytes) +
+                " is free on the device. Use a coarser grid or a smaller domain, lattice.precision: fp16s or "
+                "fp32, or --backend cpu." + escape + "\n";
+  }
+  if (have.disk_bytes >= 0 && need.disk_bytes > have.disk_bytes) {
+    problems += "not enough disk space for the outputs in " + dir.string() + ": about " +
+                format_bytes(need.disk_bytes) + " (" + std::to_string(need.frames) + " frames x " +
+                format_bytes(need.frame_bytes) + ", checkpoint " + format_bytes(need.checkpoint_bytes) +
+                ", forces " + format_bytes(need.forces_bytes) + "), and " + format_bytes(have.disk_bytes) +
+                " is free. Raise output.every, write fewer output.fields or output.formats, or choose another "
+                "--output." + escape + "\n";
+  }
+  if (!problems.empty()) {
+    problems.pop_back();
+    throw CaseError(problems);
+  }
+}
+
+}  // namespace aerolbm
