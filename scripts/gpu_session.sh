@@ -37,14 +37,8 @@ for every in 0 100; do
   timeout 60 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda --steps 1000 -o /tmp/run_out$every --overwrite \
     --set geometry.chord_cells=256 --set output.every=$every --set forces.every=100 2>&1 | grep "done:" | sed "s/^/every=$every: /"
 done
-log "compute-sanitizer (short runs of the default case at chord 32): memcheck + initcheck per variant, racecheck on tiled"
-for kv in tiled:memcheck tiled:racecheck tiled:initcheck aa:memcheck aa:initcheck pull:memcheck pull:initcheck; do
-  kernel=${kv%%:*} tool=${kv##*:}
-  timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda \
-    --steps 24 -o /tmp/run_san_${kernel}_$tool --overwrite --set output.every=12 --set geometry.chord_cells=32 \
-    --set lattice.kernel=$kernel > "$OUT/san_${kernel}_$tool.log" 2>&1
-  echo "$kernel $tool exit $? : $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san_${kernel}_$tool.log")" | tee -a "$OUT/session.log"
-done
+log "compute-sanitizer: memcheck + initcheck per variant, racecheck on tiled (tests/gpu/sanitizers.sh)"
+AEROLBM=$A timeout 400 bash tests/gpu/sanitizers.sh "$PWD" 2>&1 | tee "$OUT/sanitizers.log" | tee -a "$OUT/session.log"
 [ "${QUICK:-0}" = 1 ] || [ "${SKIP_LONG:-0}" = 1 ] && { log "end (no long validation) $(date -u)"; exit 0; }
 log "long validation on the GPU"
 AEROLBM_TEST_BACKEND=cuda timeout 300 "$B/bin/validation_tests" --gtest_filter='*Long*' 2>&1 | tee "$OUT/validation_gpu.log" | grep -E "C_D|OK|FAIL"

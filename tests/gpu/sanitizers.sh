@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# compute-sanitizer over every kernel variant: memcheck and initcheck for pull, aa and tiled, racecheck for the
+# tiled kernel (the one with shared memory), on short runs of the default case with output (so the macroscopic,
+# force, watchdog and transfer kernels run too) and in fp16s storage. Any reported error fails the test.
+# Usage: AEROLBM=path/to/aerolbm sanitizers.sh SOURCE_DIR   (skips with 77 without compute-sanitizer)
+set -u
+SRC=$1
+BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
+SAN=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+[ -x "$SAN" ] || { echo "SKIP: compute-sanitizer not found"; exit 77; }
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+failed=0
+for spec in pull:memcheck pull:initcheck aa:memcheck aa:initcheck tiled:memcheck tiled:initcheck tiled:racecheck \
+            aa/fp16s:memcheck; do
+  variant=${spec%%:*} tool=${spec##*:}
+  kernel=${variant%%/*} precision=fp32
+  [ "$variant" != "$kernel" ] && precision=${variant##*/}
+  log="$WORK/${kernel}_${precision}_$tool.log"
+  rc=0
+  "$SAN" --tool "$tool" --error-exitcode 9 "$BIN" run "$SRC/cases/naca0012_re1000_aoa5.yaml" --backend cuda \
+    --steps 24 -o "$WORK/run_${kernel}_${precision}_$tool" --set output.every=12 --set geometry.chord_cells=32 \
+    --set lattice.kernel="$kernel" --set lattice.precision="$precision" > "$log" 2>&1 || rc=$?
+  summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -n 1)
+  echo "$kernel $precision $tool: exit $rc ${summary:-}"
+  if [ $rc -ne 0 ]; then failed=1; tail -n 30 "$log"; fi
+done
+[ $failed = 0 ] && echo "compute-sanitizer: no errors" || { echo "FAIL: compute-sanitizer reported errors"; exit 1; }
