@@ -25,5 +25,10 @@ export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1:check_initialization_order=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tests/sanitize/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:suppressions=$root/tests/sanitize/ubsan.supp}
-echo "== sanitize: ctest -LE long"
-ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE long "$@"
+# Schaefer-Turek 2D-1 takes ~2 min in Release and well over 10 under ASan at -O1; the code it runs (velocity inlet,
+# pressure outlet, interpolated walls, forces) also runs, sanitized, in cli.run_outputs and cli.divergence.
+# AEROLBM_SANITIZE_ALL=1 keeps it.
+exclude=()
+[ "${AEROLBM_SANITIZE_ALL:-0}" = 1 ] || exclude=(-E '^SchaeferTurek')
+echo "== sanitize: ctest -LE long ${exclude[*]}"
+ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE long "${exclude[@]}" "$@"

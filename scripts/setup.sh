@@ -11,6 +11,8 @@ jobs=${AEROLBM_JOBS:-$(nproc)}
 
 packages=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libhdf5-dev libvtk9-dev libcli11-dev
           libspdlog-dev libfmt-dev libgtest-dev python3 python3-numpy python3-h5py)
+# test mode also fuzzes (scripts/fuzz.sh): clang with libFuzzer/ASan runtimes, llvm-symbolizer for readable traces.
+[ "$mode" = test ] && packages+=(clang libclang-rt-14-dev llvm-14)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -35,7 +37,19 @@ case "$mode" in
     ;;
   test)
     # `long` holds the larger validation cases (run them with: ctest --test-dir build -L long).
-    exec ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE long
+    # Then the same suite under ASan+UBSan (scripts/sanitize.sh) and each fuzz target for 60 s (scripts/fuzz.sh);
+    # every stage runs even if an earlier one failed, and any failure fails the whole. Measured on a shared 2-core
+    # machine: the sanitizer build + tests took ~25 CPU-minutes (~12 min on 2 free cores), the fuzz build + 2×60 s
+    # ~3.5 min. AEROLBM_QUICK_TEST=1 skips both stages.
+    status=0 tests=ok sanitize=skipped fuzz=skipped
+    ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE long || { status=1; tests=FAILED; }
+    if [ "${AEROLBM_QUICK_TEST:-0}" != 1 ]; then
+      sanitize=ok fuzz=ok
+      AEROLBM_JOBS=$jobs bash "$root/scripts/sanitize.sh" || { status=1; sanitize=FAILED; }
+      AEROLBM_JOBS=$jobs bash "$root/scripts/fuzz.sh" "${AEROLBM_FUZZ_SECONDS:-60}" || { status=1; fuzz=FAILED; }
+    fi
+    echo "== test summary: tests $tests, sanitizers $sanitize, fuzzing $fuzz"
+    exit $status
     ;;
   *)
     echo "usage: $0 run|test" >&2
