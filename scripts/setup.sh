@@ -11,8 +11,9 @@ jobs=${AEROLBM_JOBS:-$(nproc)}
 
 packages=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libhdf5-dev libvtk9-dev libcli11-dev
           libspdlog-dev libfmt-dev libgtest-dev python3 python3-numpy python3-h5py python3-matplotlib)
-# The tests also run the plotting scripts (pytest) and ParaView offscreen (Debian's ParaView renders through X).
-if [ "$mode" = test ]; then packages+=(python3-pytest xvfb xauth); fi
+# The tests also run the plotting scripts (pytest) and ParaView offscreen (Debian's ParaView renders through X),
+# and fuzz (scripts/fuzz.sh): clang with the libFuzzer/ASan runtimes, llvm-symbolizer for readable traces.
+if [ "$mode" = test ]; then packages+=(python3-pytest xvfb xauth clang libclang-rt-14-dev llvm-14); fi
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 updated=no
@@ -44,17 +45,32 @@ case "$mode" in
       --overwrite "${@:2}"
     ;;
   test)
+    # Stages: the ASan+UBSan build and suite (scripts/sanitize.sh; it configures a second build, so it needs
+    # libvtk9-dev and runs before the ParaView swap below), the suite (`long` holds the larger validation cases: run
+    # them with ctest --test-dir build -L long), each fuzz target for 60 s (scripts/fuzz.sh). Every stage runs even if
+    # an earlier one failed, and any failure fails the whole. AEROLBM_QUICK_TEST=1 runs the suite only.
+    status=0 tests=ok sanitize=skipped fuzz=skipped
+    quick=${AEROLBM_QUICK_TEST:-0}
+    if [ "$quick" != 1 ]; then
+      sanitize=ok
+      AEROLBM_JOBS=$jobs bash "$root/scripts/sanitize.sh" || { status=1; sanitize=FAILED; }
+    fi
     # The ParaView tests need pvpython from python3-paraview, which Debian 12 declares in conflict with
     # python3-vtk9 (both ship the vtkmodules Python package), and libvtk9-dev -- needed to configure and build --
-    # depends on python3-vtk9. So ParaView goes in only now, after the build: installing it removes libvtk9-dev
+    # depends on python3-vtk9. So ParaView goes in only now, after the builds: installing it removes libvtk9-dev
     # and python3-vtk9 (the VTK runtime libraries the binaries use stay). The next run of this script puts
     # libvtk9-dev back above (removing python3-paraview), builds, and swaps again here.
     if ! installed python3-paraview || ! installed paraview; then
       echo "== installing ParaView for the ParaView tests (removes libvtk9-dev until the next set-up run)"
       apt_install paraview python3-paraview libvtk9-dev- python3-vtk9-
     fi
-    # `long` holds the larger validation cases (run them with: ctest --test-dir build -L long).
-    exec ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE long
+    ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE long || { status=1; tests=FAILED; }
+    if [ "$quick" != 1 ]; then
+      fuzz=ok
+      AEROLBM_JOBS=$jobs bash "$root/scripts/fuzz.sh" "${AEROLBM_FUZZ_SECONDS:-60}" || { status=1; fuzz=FAILED; }
+    fi
+    echo "== test summary: tests $tests, sanitizers $sanitize, fuzzing $fuzz"
+    exit $status
     ;;
   *)
     echo "usage: $0 run|test" >&2

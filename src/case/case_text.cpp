@@ -50,6 +50,21 @@ YAML::Node section(YAML::Node& parent, const std::string& key) {
   return parent[key];
 }
 
+// Text for a '#' comment line: a line break inside an override ("--set 'a=[1,<newline>2]'") or a file name
+// would end the comment and leave the rest as YAML, and the stored case would no longer load.
+std::string comment_text(const std::string& s) {
+  std::string out;
+  for (const char ch : s) {
+    if (ch == '\n')
+      out += "\\n";
+    else if (ch == '\r')
+      out += "\\r";
+    else
+      out += ch;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string emit_case_yaml(const YAML::Node& root, const Case& c, const std::vector<std::string>& overrides) {
@@ -63,10 +78,10 @@ std::string emit_case_yaml(const YAML::Node& root, const Case& c, const std::vec
   e.SetIndent(2);
   emit_node(e, tree, &case_schema());
   std::string text = "# aerolbm case as run (schema_version " + std::to_string(kCaseSchemaVersion) + ")\n";
-  text += "# source: " + c.source_file.string() + "\n";
+  text += "# source: " + comment_text(c.source_file.string()) + "\n";
   if (!overrides.empty()) {
     text += "# overrides:";
-    for (const auto& o : overrides) text += " --set " + o;
+    for (const auto& o : overrides) text += " --set " + comment_text(o);
     text += "\n";
   }
   return text + e.c_str() + "\n";

@@ -58,6 +58,18 @@ TEST_F(CaseOverrides, TextKeysTakeTheCharactersAsTyped) {
   EXPECT_EQ(load_case(file, {"case.description=sweep point 3: alpha=8"}).description, "sweep point 3: alpha=8");
 }
 
+// Found by fuzzing (tests/fuzz/regressions/case_file/override_with_newline.bin): the stored case lists the
+// overrides in a '#' comment, and a line break in one ended the comment, so RUN/case.yaml did not load again.
+TEST_F(CaseOverrides, AnOverrideWithALineBreakKeepsTheStoredCaseLoadable) {
+  const Case c = load_case(file, {"domain.size_chords=[10,\n 5]"});
+  EXPECT_EQ(c.size_chords[0], 10);
+  const auto stored = dir.write("as_run.yaml", c.yaml_text);
+  const Case again = load_case(stored);
+  EXPECT_EQ(again.size_chords[0], 10);
+  EXPECT_EQ(again.size_chords[1], 5);
+  EXPECT_NE(c.yaml_text.find("--set domain.size_chords=[10,\\n 5]"), std::string::npos) << c.yaml_text;
+}
+
 TEST_F(CaseOverrides, LaterOverridesWin) {
   EXPECT_EQ(load_case(file, {"physics.mach=0.2", "flow.mach=0.15"}).mach, 0.15);
 }
