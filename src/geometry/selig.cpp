@@ -16,6 +16,9 @@ namespace aerolbm {
 namespace {
 
 constexpr std::size_t kMinPoints = 10;
+// Published airfoil files hold tens to a few hundred points; the self-intersection check is quadratic (20,000
+// points take seconds), so a file far beyond any real airfoil is refused rather than hanging the loader.
+constexpr std::size_t kMaxPoints = 20000;
 constexpr double kXLow = -0.01, kXHigh = 1.01;
 constexpr double kChordTolerance = 0.01;
 // A blunt trailing edge leaves a gap of well under 1% of chord in real sections; a gap of 2% means the file
@@ -109,6 +112,10 @@ std::vector<Point2> read_selig(const std::filesystem::path& file) {
     throw error(std::max(lineno, 1), "only " + std::to_string(pts.size()) + " distinct points; need at least " +
                                          std::to_string(kMinPoints) +
                                          " to describe an airfoil (the file may be truncated)");
+
+  if (pts.size() > kMaxPoints)
+    throw error(lineno, std::to_string(pts.size()) + " distinct points; at most " + std::to_string(kMaxPoints) +
+                            " are accepted (published airfoils have tens to a few hundred): resample the outline");
 
   const Numbered& first = pts.front();
   const Numbered& last = pts.back();

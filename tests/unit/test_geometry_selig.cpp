@@ -207,3 +207,24 @@ TEST(SeligShippedData, Naca2412MatchesTheFormula) {
 
 }  // namespace
 }  // namespace aerolbm
+
+namespace aerolbm {
+namespace {
+
+// The self-intersection check is quadratic: a file of far more points than any real airfoil is refused at once
+// (the fuzzing helper measured 7 s for a valid 20,000-point file; 10x that would hang for minutes).
+TEST_F(SeligFiles, RefusesAnOutlineFarLargerThanAnyRealAirfoil) {
+  const auto pts = naca4_outline("0012", 15000);  // 30,000 distinct points
+  const auto file = write("huge.dat", selig_text(pts));
+  std::string msg;
+  try {
+    read_selig(file);
+  } catch (const CaseError& e) {
+    msg = e.what();
+  }
+  EXPECT_TRUE(contains(msg, "at most 20000")) << msg;
+  EXPECT_TRUE(contains(msg, "resample")) << msg;
+}
+
+}  // namespace
+}  // namespace aerolbm
