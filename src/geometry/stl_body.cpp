@@ -38,8 +38,9 @@ std::array<std::size_t, 3> grid_shape(const Vec3& ext, int dims, double target) 
     if (ext[a] > 0) vol *= ext[a], ++used;
   const double h = used > 0 ? std::pow(vol / target, 1.0 / used) : 1.0;
   std::array<std::size_t, 3> n{1, 1, 1};
+  if (!(h > 0) || !std::isfinite(h)) return n;  // extents so small or large that vol under/overflows
   for (int a = 0; a < dims; ++a)
-    if (ext[a] > 0 && h > 0)
+    if (ext[a] > 0)
       n[a] = static_cast<std::size_t>(std::clamp(std::ceil(ext[a] / h), 1.0, 4096.0));
   return n;
 }
@@ -81,6 +82,9 @@ StlBody::StlBody(const std::vector<Triangle>& model, const StlPlacement& pl) {
   }
 
   const Vec3 ext = sub(hi_, lo_);
+  for (int a = 0; a < 3; ++a)
+    if (!std::isfinite(ext[a]))
+      throw std::invalid_argument("StlBody: the placed mesh does not fit in finite lattice coordinates");
   const double target = std::max<double>(1, 2.0 * static_cast<double>(tri_.size()));
   const auto build = [&](Grid& g, int dims) {
     g.n = grid_shape(ext, dims, target);

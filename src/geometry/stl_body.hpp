@@ -24,7 +24,8 @@ Vec3 place_point(const Vec3& model_point, const StlPlacement& placement);
 class StlBody final : public Body {
  public:
   // The triangles must form a closed, consistently oriented surface (read_stl checks that; check_closed for
-  // meshes built in code). Throws std::invalid_argument for no triangles or a non-positive/non-finite scale.
+  // meshes built in code). Throws std::invalid_argument for no triangles, a non-positive/non-finite scale, or
+  // placed coordinates that are not finite.
   StlBody(const std::vector<Triangle>& model_triangles, const StlPlacement& placement);
 
   // Parity of the crossings of a ray from p in +z. Points exactly on an edge or a vertex of the projection are
