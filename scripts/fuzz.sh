@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (tests/fuzz) with clang + ASan + UBSan in their own build folder and runs each for
 # a while over its seed corpus. Fails if any target crashes, leaks, hangs or breaks an invariant; the input that
 # did it is saved in the crash folder (replay it: BUILD/fuzz_<target> FILE). Debian 12: clang libclang-rt-14-dev.
-#   usage: scripts/fuzz.sh [seconds per target (60)] [target ...]     targets: case_file selig (default: all)
+#   usage: scripts/fuzz.sh [seconds per target (60)] [target ...]     targets: case_file selig stl (default: all)
 #   env:   AEROLBM_FUZZ_BUILD_DIR (build-fuzz)  AEROLBM_FUZZ_CRASH_DIR (BUILD/crashes)
 #          AEROLBM_FUZZ_WORK_DIR (BUILD/corpus: the corpus grows here; the seeds in tests/fuzz/corpus are read only)
 set -euo pipefail
@@ -10,7 +10,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(case_file selig)
+[ ${#targets[@]} -gt 0 ] || targets=(case_file selig stl)
 build=${AEROLBM_FUZZ_BUILD_DIR:-$root/build-fuzz}
 crashes=${AEROLBM_FUZZ_CRASH_DIR:-$build/crashes}
 work=${AEROLBM_FUZZ_WORK_DIR:-$build/corpus}
@@ -32,7 +32,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 for t in "${targets[@]}"; do
   seeds=$root/tests/fuzz/corpus/$t
-  [ -d "$seeds" ] || { echo "error: no seed corpus $seeds (targets: case_file selig)" >&2; exit 2; }
+  [ -d "$seeds" ] || { echo "error: no seed corpus $seeds (targets: case_file selig stl)" >&2; exit 2; }
   mkdir -p "$work/$t"
   log=$build/fuzz_$t.log
   echo "== fuzz: $t for ${seconds}s (log: $log)"

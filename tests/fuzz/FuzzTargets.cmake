@@ -11,7 +11,7 @@ set(AEROLBM_FUZZ_SANITIZERS "address,undefined")
 set(_fuzz_common -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all)
 target_compile_options(aerolbm_input PRIVATE ${_fuzz_common} -fsanitize=fuzzer-no-link,${AEROLBM_FUZZ_SANITIZERS})
 
-foreach(target case_file selig)
+foreach(target case_file selig stl)
   add_executable(fuzz_${target} ${CMAKE_CURRENT_LIST_DIR}/fuzz_${target}.cpp)
   target_compile_options(fuzz_${target} PRIVATE ${_fuzz_common} -fsanitize=fuzzer,${AEROLBM_FUZZ_SANITIZERS})
   target_link_options(fuzz_${target} PRIVATE -fsanitize=fuzzer,${AEROLBM_FUZZ_SANITIZERS})
