@@ -33,8 +33,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt_install "${missing[@]}"
 fi
 
-echo "== configuring $build"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+# CUDA code is compiled for the GPU this machine has; without one (CI) for Hopper only, as a compile check (each
+# architecture costs minutes of ptxas). AEROLBM_CUDA_ARCHS overrides, e.g. "90;80" for a bundle for both.
+if [ -n "${AEROLBM_CUDA_ARCHS:-}" ]; then archs=$AEROLBM_CUDA_ARCHS
+elif command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then archs=native
+else archs=90
+fi
+echo "== configuring $build (CUDA architectures, where a CUDA compiler exists: $archs)"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CUDA_ARCHITECTURES=$archs" >/dev/null
 echo "== building (jobs: $jobs)"
 cmake --build "$build" -j "$jobs"
 
