@@ -35,8 +35,10 @@ ResourceNeeds estimate_resources(const Case& c, const LatticeUnits& u, bool cuda
     field_bytes += f == "velocity" ? 12 : f == "mask" ? 1 : (f == "vorticity" && three_d) ? 12 : 4;
   const double formats = double(c.formats.size());
 
-  // Populations: two lattices (pull scheme). Domain: flags (1 B) and the wall-link index (4 B) per cell.
-  const double lattice = 2 * q * cells * store;
+  // Populations: two lattices (pull, tiled) or one updated in place (aa, plus its 4-byte snapshot-row index per
+  // cell). Domain: flags (1 B) and the wall-link index (4 B) per cell.
+  const bool in_place = c.kernel == "aa";
+  const double lattice = (in_place ? 1 : 2) * q * cells * store + (in_place ? 4 * cells : 0);
   const double domain = 5 * cells;
   // Frames in flight: up to three (two queued, one being written), each the moved density and velocity
   // (16 B/cell) plus the derived fields.
@@ -100,13 +102,14 @@ void check_resources(const ResourceNeeds& need, const ResourcesAvailable& have, 
                 " (populations, domain tables, frames in flight, checkpoint staging), and " +
                 format_bytes(have.host_bytes) +
                 " is available (MemAvailable). Use a coarser grid (geometry.chord_cells) or a smaller domain "
-                "(domain.size_chords), fp32 instead of fp64, or the GPU backend." + escape + "\n";
+                "(domain.size_chords), lattice.kernel: aa (one lattice instead of two), fp32 instead of fp64, or the "
+                "GPU backend." + escape + "\n";
   }
   if (have.device_bytes >= 0 && need.device_bytes > have.device_bytes) {
     problems += "not enough GPU memory: the run needs about " + format_bytes(need.device_bytes) + ", and " +
                 format_bytes(have.device_bytes) +
-                " is free on the device. Use a coarser grid or a smaller domain, lattice.precision: fp16s or "
-                "fp32, or --backend cpu." + escape + "\n";
+                " is free on the device. Use a coarser grid or a smaller domain, lattice.kernel: aa (one lattice "
+                "instead of two), lattice.precision: fp16s, or --backend cpu." + escape + "\n";
   }
   if (have.disk_bytes >= 0 && need.disk_bytes > have.disk_bytes) {
     problems += "not enough disk space for the outputs in " + dir.string() + ": about " +
