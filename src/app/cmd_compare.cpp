@@ -98,8 +98,7 @@ int compare(const CompareArgs& a) {
     const fs::path tmp = out / "errors.h5.tmp";
     try {
       write_error_maps(tmp, c.maps);
-      fsync_file(tmp);
-      fs::rename(tmp, errors);
+      publish_file(tmp, errors);
     } catch (...) {
       std::error_code ec;
       fs::remove(tmp, ec);

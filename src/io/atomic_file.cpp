@@ -25,6 +25,16 @@ struct TempFile {
   }
 };
 
+// Persists the directory entry of a renamed file; best effort, since some file systems refuse fsync on folders.
+void fsync_folder_of(const std::filesystem::path& path) {
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
 }  // namespace
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
@@ -51,23 +61,25 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   if (::close(fd) != 0) fail(path, "close", errno);
   if (::rename(tmp.name.c_str(), path.c_str()) != 0) fail(path, "rename", errno);
   tmp.renamed = true;
-
-  // Persist the directory entry too; best effort, since some file systems refuse fsync on directories.
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
+  fsync_folder_of(path);
 }
 
-void fsync_file(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(path, "open for fsync", errno);
-  const int rc = ::fsync(fd);
-  const int err = errno;
+void publish_file(const std::filesystem::path& tmp, const std::filesystem::path& path) {
+  // Data on disk before the name: otherwise a power cut after the rename can leave an empty file.
+  const int fd = ::open(tmp.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    ::unlink(tmp.c_str());
+    fail(path, "fsync", err);
+  }
   ::close(fd);
-  if (rc != 0) fail(path, "fsync", err);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    fail(path, "rename", err);
+  }
+  fsync_folder_of(path);
 }
 
 }  // namespace aerolbm

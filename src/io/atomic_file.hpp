@@ -11,8 +11,9 @@ namespace aerolbm {
 // The parent folder must exist.
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);
 
-// fsync of an already written file, for files produced by libraries (VTK) before they are renamed into place
-// and listed in an index. Throws std::runtime_error with the path on failure.
-void fsync_file(const std::filesystem::path& path);
+// Moves a complete temporary file (written by a library: HDF5, VTK) into place: fsync it, rename it over `path`,
+// fsync the folder (best effort). On failure the temporary file is removed and std::runtime_error names `path`
+// and the failed operation.
+void publish_file(const std::filesystem::path& tmp, const std::filesystem::path& path);
 
 }  // namespace aerolbm

@@ -1,6 +1,5 @@
 #include "src/io/checkpoint.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <stdexcept>
@@ -65,15 +64,7 @@ void write_checkpoint(const fs::path& path, const Checkpoint& c) {
     f.write_array(root, "cs", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cs.data(), c.cs.size());
     f.write_array(root, "frame_times", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.frame_times.data(), c.frame_times.size());
     if (!file.close()) f.fail("close (flush) file");
-    // Data on disk before the name: otherwise a power cut after the rename can leave an empty checkpoint.
-    fsync_file(tmp);
-    if (::rename(tmp.c_str(), path.c_str()) != 0)
-      throw std::runtime_error("cannot write '" + path.string() + "': rename failed");
-    const int dfd = ::open(path.parent_path().empty() ? "." : path.parent_path().c_str(), O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
-      ::fsync(dfd);
-      ::close(dfd);
-    }
+    publish_file(tmp, path);
   } catch (...) {
     ::unlink(tmp.c_str());
     throw;

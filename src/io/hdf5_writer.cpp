@@ -102,10 +102,7 @@ void Hdf5Writer::write_frame_file(const fs::path& path, const Frame& frame,
       f.attr_string(dset.get(), "units", field.units);
     }
     if (!file.close()) f.fail("close (flush) file");
-    fsync_file(tmp);
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) throw std::runtime_error("cannot write '" + path.string() + "': rename failed: " + ec.message());
+    publish_file(tmp, path);
   } catch (...) {
     ::unlink(tmp.c_str());
     throw;
@@ -126,10 +123,7 @@ void Hdf5Writer::write_index() const {
                                  H5P_DEFAULT, H5P_DEFAULT),
               "link " + frames_[n].group);
     if (!file.close()) f.fail("close (flush) file");
-    fsync_file(tmp);
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) throw std::runtime_error("cannot write '" + path.string() + "': rename failed: " + ec.message());
+    publish_file(tmp, path);
   } catch (...) {
     ::unlink(tmp.c_str());
     throw;

@@ -163,16 +163,7 @@ void VtkWriter::write(const Frame& frame) {
     throw std::runtime_error("cannot write '" + path.string() + "': VTK: " + why);
   }
   // Written under a temp name and renamed after fsync, so a .vti with the final name is always complete.
-  try {
-    fsync_file(tmp);
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    throw;
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error("cannot write '" + path.string() + "': rename failed: " + ec.message());
+  publish_file(tmp, path);
 
   entries_.push_back({frame.time, file});
   ++counter_;
