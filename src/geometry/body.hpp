@@ -9,6 +9,18 @@
 namespace aerolbm {
 
 using Vec3 = std::array<double, 3>;
+// Three vertices, counter-clockwise seen from outside the body (the outward normal is (b−a)×(c−a)).
+using Triangle = std::array<Vec3, 3>;
+
+// What force and moment coefficients are made dimensionless with, in lattice units. A body that returns none
+// leaves the solver's defaults (2D: reference length × span; 3D: reference length²; moments about the pivot).
+struct ForceReference {
+  double length = 0;     // cells: the reference chord (mean aerodynamic chord for a wing), diameter for a cylinder
+  double area = 0;       // cells²: planform area of the modelled body (half the wing's for a half wing)
+  Vec3 moment_point{};   // lattice coordinates: moments are taken about this point
+  int span_axis = 2;     // spanwise loads are binned along this axis
+  bool half_model = false;  // a half wing on the symmetry plane z = 0: coefficients are those of the full wing
+};
 
 class Body {
  public:
@@ -23,6 +35,10 @@ class Body {
   virtual std::vector<Vec3> outline() const = 0;
   // Axis-aligned bounding box {min, max} in lattice coordinates.
   virtual std::array<Vec3, 2> bounds() const = 0;
+  // 3D bodies: the closed surface as triangles in lattice coordinates (surface Cp output). Empty for 2D bodies.
+  virtual std::vector<Triangle> surface() const { return {}; }
+  // Reference quantities for force and moment coefficients; nullopt keeps the solver's defaults.
+  virtual std::optional<ForceReference> reference() const { return std::nullopt; }
 };
 
 }  // namespace aerolbm

@@ -14,7 +14,7 @@ namespace aerolbm {
 // Three vertices in the file's order (model units). The facet normal stored in STL files is ignored: exporters
 // often write zeros, and the vertex order already gives the orientation. Coordinates are 32-bit floats widened
 // to double (ASCII values are rounded to float, as binary STL stores them, so both encodings read the same).
-using Triangle = std::array<Vec3, 3>;
+// (Triangle itself is declared in body.hpp.)
 
 struct StlMesh {
   std::vector<Triangle> triangles;    // the non-degenerate triangles, file order
