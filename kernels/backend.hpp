@@ -60,6 +60,9 @@ class Backend {
   virtual double timed_run(std::int64_t steps) = 0;
   // Force on the body (lattice units) by momentum exchange, for the current state.
   virtual std::array<double, 3> wall_force() = 0;
+  // The same force per near-wall cell: 3 × rows values, all x components first (rows in DomainData::wall_cells
+  // order), then y, then z. For moments and spanwise loads.
+  virtual void wall_force_cells(std::vector<double>& f) = 0;
   // Density (1 per cell) and velocity (3 per cell, interleaved) of the current state.
   virtual void macroscopic(std::vector<float>& rho, std::vector<float>& u) = 0;
   // Scans every cell for NaN/Inf and for speeds above `max_speed` (lattice units). A device reduction on the GPU.

@@ -90,6 +90,22 @@ class CpuBackend final : public Backend {
     return with_state([&](const auto& acc) { return wall_force(acc); });
   }
 
+  void wall_force_cells(std::vector<double>& f) override {
+    const auto& cells = dom_.wall_cells;
+    const std::size_t rows = cells.size();
+    f.assign(3 * rows, 0.0);
+    with_state([&](const auto& acc) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+      for (std::size_t r = 0; r < rows; ++r) {
+        double c[3];
+        wall_force_cell<L, R>(g_, k_, acc, cells[r], c);
+        f[r] = c[0];
+        f[rows + r] = c[1];
+        f[2 * rows + r] = c[2];
+      }
+    });
+  }
+
   void macroscopic(std::vector<float>& rho, std::vector<float>& u) override {
     with_state([&](const auto& acc) { macroscopic(acc, rho, u); });
   }

@@ -209,6 +209,19 @@ class CudaBackend final : public Backend {
     return {F[0], F[1], F[2]};
   }
 
+  void wall_force_cells(std::vector<double>& f) override {
+    f.assign(std::size_t(3 * nrows_), 0.0);
+    if (nrows_ == 0) return;
+    with_state([&](auto acc) {
+      cuda::wall_force_kernel<L, R><<<blocks_for(nrows_, 128), 128, 0, stream_>>>(g_, k_, acc, rows_.data(), nrows_,
+                                                                                  force_parts_.data());
+    });
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(f.data(), force_parts_.data(), f.size() * sizeof(double),
+                                       cudaMemcpyDeviceToHost, stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
   void macroscopic(std::vector<float>& rho, std::vector<float>& u) override {
     if (rho_d_.size() != std::size_t(g_.cells)) {
       rho_d_.resize(g_.cells);

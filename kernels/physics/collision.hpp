@@ -3,6 +3,14 @@
 // TRT relaxes the symmetric part of each opposite pair with ω+ = 1/τ (sets the viscosity) and the antisymmetric
 // part with ω− chosen from the magic parameter Λ = (1/ω+ − ½)(1/ω− − ½); Λ = 3/16 puts a half-way bounce-back wall
 // exactly half-way for Poiseuille flow, whatever τ.
+//
+// Smagorinsky LES (les_c > 0): the eddy viscosity ν_t = (C_s Δ)² |S| is added through a local relaxation time.
+// The strain rate comes from the non-equilibrium momentum flux Π = Σ c c (f − f_eq) of the cell itself,
+// S = −3Π/(2ρτ), so τ_eff solves τ² − τ₀τ − 9√2 C_s² |Π|/(2ρ) = 0:
+//   τ_eff = ½ (τ₀ + √(τ₀² + 18√2 C_s² |Π|/ρ)),   |Π| = √(Π:Π), Δ = 1 cell.
+// With TRT, ω− follows τ_eff through the same magic parameter Λ. With les_c = 0 the code path is the plain one.
+#include <cmath>
+
 #include "kernels/physics/equilibrium.hpp"
 
 namespace aerolbm {
@@ -13,11 +21,21 @@ struct CollisionConstants {
   R omega_minus;  // from Λ (equal to omega_plus for BGK)
   R force[3];     // body force density (lattice units)
   bool has_force;
+  // Smagorinsky: les_c = 18√2 C_s² (0: off), tau0 = molecular τ, magic = Λ (TRT) — used only when les_c > 0.
+  R les_c;
+  R tau0;
+  R magic;
+  bool trt;
 };
 
 template <class R>
-inline CollisionConstants<R> make_collision_constants(bool trt, double tau, double magic, const double (&force)[3]) {
+inline CollisionConstants<R> make_collision_constants(bool trt, double tau, double magic, const double (&force)[3],
+                                                      double smagorinsky = 0) {
   CollisionConstants<R> k{};
+  k.les_c = R(18.0 * 1.4142135623730951 * smagorinsky * smagorinsky);
+  k.tau0 = R(tau);
+  k.magic = R(magic);
+  k.trt = trt;
   const double wp = 1.0 / tau;
   const double wm = trt ? 1.0 / (magic / (tau - 0.5) + 0.5) : wp;
   k.omega_plus = R(wp);
@@ -35,7 +53,28 @@ template <class L, class R>
 AEROLBM_HD Moments<L, R> collide(R (&f)[L::Q], const CollisionConstants<R>& k) {
   const R half[3] = {R(0.5) * k.force[0], R(0.5) * k.force[1], R(0.5) * k.force[2]};
   const Moments<L, R> m = moments<L, R>(f, half);
-  const R wp = k.omega_plus, wm = k.omega_minus;
+  R wp = k.omega_plus, wm = k.omega_minus;
+  if (k.les_c > R(0)) {
+    using std::sqrt;  // float overloads on the host, as on the device
+    // Π = Σ c_a c_b (f − f_eq), shifted populations (the shift cancels in the difference).
+    R pi[6] = {0, 0, 0, 0, 0, 0};  // xx, yy, zz, xy, xz, yz
+    AEROLBM_UNROLL
+    for (int i = 1; i < L::Q; ++i) {
+      const R neq = f[i] - equilibrium_shifted<L, R>(i, m.rho_s, m.rho, m.u);
+      const R cx = R(L::c(i, 0)), cy = R(L::c(i, 1)), cz = R(L::c(i, 2));
+      pi[0] += cx * cx * neq;
+      pi[1] += cy * cy * neq;
+      pi[2] += cz * cz * neq;
+      pi[3] += cx * cy * neq;
+      pi[4] += cx * cz * neq;
+      pi[5] += cy * cz * neq;
+    }
+    const R pp = pi[0] * pi[0] + pi[1] * pi[1] + pi[2] * pi[2] +
+                 R(2) * (pi[3] * pi[3] + pi[4] * pi[4] + pi[5] * pi[5]);
+    const R tau = R(0.5) * (k.tau0 + sqrt(k.tau0 * k.tau0 + k.les_c * sqrt(pp) / m.rho));
+    wp = R(1) / tau;
+    wm = k.trt ? R(1) / (k.magic / (tau - R(0.5)) + R(0.5)) : wp;
+  }
   const R sp = R(1) - R(0.5) * wp, sm = R(1) - R(0.5) * wm;
   R uF = 0;
   if (k.has_force) {

@@ -41,7 +41,8 @@ struct StepConstants {
 template <class R>
 inline StepConstants<R> make_step_constants(const PhysicsParams& p) {
   StepConstants<R> k{};
-  k.coll = make_collision_constants<R>(p.collision == Collision::TRT, p.tau, p.trt_magic, p.body_force);
+  k.coll = make_collision_constants<R>(p.collision == Collision::TRT, p.tau, p.trt_magic, p.body_force,
+                                             p.smagorinsky);
   for (int a = 0; a < 3; ++a) k.u_inlet[a] = R(p.u_inlet[a]);
   k.parabolic_inlet = p.inlet_profile == InletProfile::Parabolic;
   k.interpolated_walls = p.wall == WallModel::Interpolated;

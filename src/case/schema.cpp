@@ -41,7 +41,7 @@ KeySpec build_schema() {
           section("time",
                   {leaf("convective_times", K::Number), leaf("average_last", K::Number), leaf("steps", K::Integer)}),
           section("output", {leaf("every", K::Integer),
-                             leaf("fields", K::ChoiceList, {"velocity", "pressure", "density", "vorticity", "mask"}),
+                             leaf("fields", K::ChoiceList, {"velocity", "pressure", "density", "vorticity", "q_criterion", "mask"}),
                              leaf("formats", K::ChoiceList, {"hdf5", "vtk"})}),
           section("forces", {leaf("every", K::Integer)}),
           section("checkpoint", {leaf("every", K::Integer)}),

@@ -24,8 +24,8 @@ std::string one_line(std::string s) {
 }  // namespace
 
 ForcesCsv::ForcesCsv(std::filesystem::path path, const std::vector<std::pair<std::string, std::string>>& header,
-                     int dims)
-    : path_(std::move(path)), dims_(dims) {
+                     int dims, const std::vector<std::string>& extra_columns)
+    : path_(std::move(path)), dims_(dims), extra_(extra_columns.size()) {
   if (dims != 2 && dims != 3)
     throw std::invalid_argument("ForcesCsv: dims must be 2 or 3, got " + std::to_string(dims));
   file_.reset(std::fopen(path_.c_str(), "w"));
@@ -33,15 +33,17 @@ ForcesCsv::ForcesCsv(std::filesystem::path path, const std::vector<std::pair<std
     throw std::runtime_error("cannot create '" + path_.string() + "': " + std::strerror(errno));
   std::string text;
   for (const auto& [key, value] : header) text += "# " + one_line(key) + ": " + one_line(value) + "\n";
-  text += dims == 2 ? "step,time,Fx,Fy,Cd,Cl\n" : "step,time,Fx,Fy,Fz,Cd,Cl,Cs\n";
+  text += dims == 2 ? "step,time,Fx,Fy,Cd,Cl" : "step,time,Fx,Fy,Fz,Cd,Cl,Cs";
+  for (const auto& c : extra_columns) text += "," + one_line(c);
+  text += "\n";
   put(text);
 }
 
 ForcesCsv ForcesCsv::resume(std::filesystem::path path,
                             const std::vector<std::pair<std::string, std::string>>& header, int dims,
-                            std::int64_t after_step) {
+                            std::int64_t after_step, const std::vector<std::string>& extra_columns) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return ForcesCsv(std::move(path), header, dims);
+  if (!std::filesystem::exists(path, ec)) return ForcesCsv(std::move(path), header, dims, extra_columns);
   if (dims != 2 && dims != 3)
     throw std::invalid_argument("ForcesCsv: dims must be 2 or 3, got " + std::to_string(dims));
   std::ifstream in(path, std::ios::binary);
@@ -67,7 +69,7 @@ ForcesCsv ForcesCsv::resume(std::filesystem::path path,
     if (std::stoll(first) <= after_step) kept += line;
   }
   write_file_atomically(path, kept);
-  ForcesCsv csv(std::move(path), dims);
+  ForcesCsv csv(Reopen{}, std::move(path), dims, extra_columns.size());
   csv.file_.reset(std::fopen(csv.path_.c_str(), "a"));
   if (!csv.file_) throw std::runtime_error("cannot open '" + csv.path_.string() + "': " + std::strerror(errno));
   csv.good_size_ = static_cast<long long>(kept.size());
@@ -75,7 +77,10 @@ ForcesCsv ForcesCsv::resume(std::filesystem::path path,
 }
 
 void ForcesCsv::append(std::int64_t step, double time, const std::array<double, 3>& force, double cd, double cl,
-                       double cs) {
+                       double cs, const std::vector<double>& extra) {
+  if (extra.size() != extra_)
+    throw std::invalid_argument("ForcesCsv: " + std::to_string(extra.size()) + " extra values for " +
+                                std::to_string(extra_) + " extra columns");
   // Assemble the whole line first so a failure can never leave half a line in the stdio buffer.
   std::string line = format_int(step);
   const auto add = [&line](double v) {
@@ -89,6 +94,7 @@ void ForcesCsv::append(std::int64_t step, double time, const std::array<double, 
   add(cd);
   add(cl);
   if (dims_ == 3) add(cs);
+  for (double v : extra) add(v);
   line += '\n';
   put(line);
 }

@@ -31,6 +31,7 @@ struct Frame {
   std::vector<float> density;           // lattice density ρ (dimensionless, 1 = free stream)
   std::vector<float> vorticity;         // ω·L/U; 1 component in 2D (z), 3 interleaved in 3D
   int vorticity_components = 1;
+  std::vector<float> q_criterion;       // Q = ½(|Ω|² − |S|²) in (U/L)²: > 0 where rotation beats strain (vortex cores)
   std::vector<std::uint8_t> mask;       // 1 = solid, 0 = fluid
 };
 

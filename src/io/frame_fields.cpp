@@ -42,6 +42,7 @@ std::vector<FieldView> present_fields(const Frame& f, const GridInfo& g) {
   add(out, "pressure", "Cp = (p - p_inf)/(0.5 rho U^2)", 1, FieldType::Float32, f.pressure, cells);
   add(out, "density", "rho/rho_inf", 1, FieldType::Float32, f.density, cells);
   add(out, "vorticity", "omega L/U_inf", f.vorticity_components, FieldType::Float32, f.vorticity, cells);
+  add(out, "q_criterion", "Q (L/U)^2 = (|Omega|^2 - |S|^2)/2", 1, FieldType::Float32, f.q_criterion, cells);
   add(out, "mask", "1 = solid", 1, FieldType::UInt8, f.mask, cells);
   return out;
 }

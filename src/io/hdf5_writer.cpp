@@ -6,6 +6,7 @@
 //       velocity          float32 (nz, ny, nx, 3)       units "U_inf"
 //       pressure, density float32 (nz, ny, nx)
 //       vorticity         float32 (nz, ny, nx) or (nz, ny, nx, 3)
+//       q_criterion       float32 (nz, ny, nx)
 //       mask              uint8   (nz, ny, nx)
 //   RUN/fields.h5                the index: the same run attributes at the root and one external link per
 //                                finished frame, frame_000123 -> fields/frame_000123.h5:/ (h5py and the HDF5
@@ -143,7 +144,7 @@ XdmfFrame Hdf5Writer::read_back(std::int64_t number) const {
   x.group = "frame_" + frame_number(number);
   x.time = f.read_attr_double(file.get(), "time");
   x.data = frame_file(number) + ":/";
-  for (const char* name : {"velocity", "pressure", "density", "vorticity", "mask"}) {
+  for (const char* name : {"velocity", "pressure", "density", "vorticity", "q_criterion", "mask"}) {
     if (H5Lexists(file.get(), name, H5P_DEFAULT) <= 0) continue;
     Handle dset = f.open(H5Dopen2(file.get(), name, H5P_DEFAULT), H5Dclose, std::string("open ") + name);
     Handle space = f.open(H5Dget_space(dset.get()), H5Sclose, std::string("open ") + name);

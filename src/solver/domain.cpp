@@ -123,6 +123,7 @@ PhysicsParams physics_params(const Case& c, const LatticeUnits& u) {
   p.collision = c.collision;
   p.tau = u.tau;
   p.trt_magic = c.trt_magic;
+  p.smagorinsky = c.les_model == "smagorinsky" ? c.les_constant : 0.0;
   for (int a = 0; a < 3; ++a) p.body_force[a] = c.body_force[a];
   p.u_inlet[0] = c.inlet == FaceBC::Velocity ? u.u_lattice : 0.0;
   p.u_inlet[1] = p.u_inlet[2] = 0.0;

@@ -7,13 +7,14 @@
 namespace aerolbm {
 
 FrameRequest FrameRequest::from_names(const std::vector<std::string>& fields) {
-  FrameRequest r{false, false, false, false, false};
+  FrameRequest r{false, false, false, false, false, false};
   for (const auto& f : fields) {
     if (f == "velocity") r.velocity = true;
     if (f == "pressure") r.pressure = true;
     if (f == "density") r.density = true;
     if (f == "vorticity") r.vorticity = true;
     if (f == "mask") r.mask = true;
+    if (f == "q_criterion") r.q_criterion = true;
   }
   return r;
 }
@@ -74,6 +75,23 @@ Frame build_frame(const DomainData& d, const float* rho, const float* u, double 
         f.vorticity[3 * n + 1] = derivative(d, un, 0, x, 2, dx) - derivative(d, un, 2, x, 0, dx);
         f.vorticity[3 * n + 2] = wz;
       }
+    }
+  }
+  if (req.q_criterion) {
+    // Q = ½(|Ω|² − |S|²) = −½ Σ G_ij G_ji for the velocity gradient G_ij = ∂u_i/∂x_j.
+    const int D = d.nz > 1 ? 3 : 2;
+    f.q_criterion.assign(N, 0.0f);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t n = 0; n < N; ++n) {
+      if (is_solid(d, n)) continue;
+      std::int64_t x[3] = {n % d.nx, (n / d.nx) % d.ny, n / (d.nx * d.ny)};
+      double G[3][3] = {};
+      for (int i = 0; i < D; ++i)
+        for (int j = 0; j < D; ++j) G[i][j] = derivative(d, un, i, x, j, dx);
+      double q = 0;
+      for (int i = 0; i < D; ++i)
+        for (int j = 0; j < D; ++j) q -= 0.5 * G[i][j] * G[j][i];
+      f.q_criterion[n] = float(q);
     }
   }
   if (req.velocity) f.velocity = std::move(un);

@@ -9,7 +9,7 @@
 namespace aerolbm {
 
 struct FrameRequest {
-  bool velocity = true, pressure = true, density = false, vorticity = true, mask = true;
+  bool velocity = true, pressure = true, density = false, vorticity = true, mask = true, q_criterion = false;
   static FrameRequest from_names(const std::vector<std::string>& fields);
 };
 

@@ -6,13 +6,17 @@
 #include <cstdio>
 #include <cmath>
 #include <fstream>
+#include <optional>
 
 #include "src/io/atomic_file.hpp"
 #include "src/io/field_writer.hpp"
+#include "src/io/frame_fields.hpp"
 #include "src/io/forces_csv.hpp"
 #include "src/io/json.hpp"
 #include "src/solver/async_frame_writer.hpp"
 #include "src/solver/backend_select.hpp"
+#include "src/solver/body_loads.hpp"
+#include "src/solver/surface_probe.hpp"
 #include "src/solver/domain.hpp"
 #include "src/solver/force_history.hpp"
 #include "src/solver/frame_builder.hpp"
@@ -194,14 +198,29 @@ RunResult Simulation::run() {
   const int dims = dimensions(case_.stencil);
   const double cells = double(domain_.cells());
   const double u_ref = units_.u_lattice > 0 ? units_.u_lattice : 1.0;
-  const double area = units_.length_cells * (dims == 3 ? double(units_.nz) : 1.0);
+  // 3D bodies: forces per near-wall cell give moments and spanwise loads; the reference comes from the body
+  // (a wing's planform area and mean chord) or, for bodies without one, the reference length × the domain span.
+  std::optional<LoadIntegrator> loads;
+  std::optional<ForceReference> ref;
+  if (dims == 3 && body_) {
+    ref = body_->reference();
+    if (!ref) {
+      ForceReference r0;
+      r0.length = units_.length_cells;
+      r0.area = units_.length_cells * double(units_.nz);
+      for (int a = 0; a < 3; ++a) r0.moment_point[a] = case_.body_position_chords[a] * units_.length_cells;
+      ref = r0;
+    }
+    loads.emplace(domain_, *ref, u_ref);
+  }
+  const double area = ref ? ref->area : units_.length_cells * (dims == 3 ? double(units_.nz) : 1.0);
   const double coef = 1.0 / (0.5 * u_ref * u_ref * area);
   const bool resuming = resume_.has_value();
   const std::int64_t first_step = resuming ? resume_->step : 0;
 
   write_file_atomically(dir / "case.yaml", case_.yaml_text + "\n");
 
-  const std::vector<std::pair<std::string, std::string>> header = {
+  std::vector<std::pair<std::string, std::string>> header = {
       {"case", case_.name},
       {"backend", backend_->name()},
       {"reynolds", std::to_string(case_.reynolds)},
@@ -212,8 +231,19 @@ RunResult Simulation::run() {
       {"u_lattice", std::to_string(u_ref)},
       {"force_units", "lattice units (rho=1, cell, step)"},
       {"coefficients", "C = F / (0.5 rho U^2 A); time in convective times L/U"}};
-  ForcesCsv csv = resuming ? ForcesCsv::resume(dir / "forces.csv", header, dims, first_step)
-                           : ForcesCsv(dir / "forces.csv", header, dims);
+  std::vector<std::string> extra_columns;
+  if (loads) {
+    extra_columns = LoadIntegrator::csv_columns();
+    header.push_back({"moment_point_cells", std::to_string(ref->moment_point[0]) + " " +
+                                                std::to_string(ref->moment_point[1]) + " " +
+                                                std::to_string(ref->moment_point[2])});
+    header.push_back({"moments", "about the moment point and the x (roll), y (yaw), z (pitch) axes; Croll, Cyaw = "
+                                 "M / (0.5 rho U^2 A b) with b = A / reference length, Cpitch = -Mz / (0.5 rho U^2 "
+                                 "A c) (nose-up positive)"});
+    if (ref->half_model) header.push_back({"half_model", "symmetry plane at z = 0: coefficients of the full body"});
+  }
+  ForcesCsv csv = resuming ? ForcesCsv::resume(dir / "forces.csv", header, dims, first_step, extra_columns)
+                           : ForcesCsv(dir / "forces.csv", header, dims, extra_columns);
 
   std::vector<double> frame_times = resuming ? resume_->frame_times : std::vector<double>{};
   std::vector<std::unique_ptr<FieldWriter>> writers;
@@ -225,8 +255,17 @@ RunResult Simulation::run() {
       if (f == "vtk") writers.push_back(make_vtk_writer(dir, grid, attrs, frame_times));
     }
   }
+  FrameRequest request = FrameRequest::from_names(case_.fields);
+  // 3D bodies: the surface with Cp at its vertices (VTK polydata) beside every frame; it needs the pressure.
+  if (!writers.empty() && dims == 3 && body_) {
+    const auto triangles = body_->surface();
+    if (!triangles.empty()) {
+      writers.push_back(make_surface_writer(dir, surface_mesh(triangles, domain_, grid), attrs, frame_times));
+      request.pressure = true;
+    }
+  }
   const bool fields_on = !writers.empty() && case_.output_every > 0;
-  AsyncFrameWriter frames(domain_, std::move(writers), u_ref, units_.dx, FrameRequest::from_names(case_.fields));
+  AsyncFrameWriter frames(domain_, std::move(writers), u_ref, units_.dx, request);
 
   const std::int64_t total = units_.total_steps;
   const std::int64_t K = std::max<std::int64_t>(1, case_.forces_every);
@@ -285,8 +324,21 @@ RunResult Simulation::run() {
     step = next;
     const double time = double(step) * units_.dt;
     bool checked = false;
+    std::vector<double> per_cell;  // this step's force per near-wall cell (3D bodies), fetched once
+    auto cell_forces = [&]() -> const std::vector<double>& {
+      if (per_cell.empty()) backend_->wall_force_cells(per_cell);
+      return per_cell;
+    };
     if (step % K == 0 || step == total) {
-      const auto F = backend_->wall_force();
+      std::array<double, 3> F;
+      std::vector<double> extra;
+      if (loads) {
+        const BodyLoads l = loads->loads(cell_forces());
+        F = l.force;
+        extra = LoadIntegrator::csv_values(l);
+      } else {
+        F = backend_->wall_force();
+      }
       cd = F[0] * coef;
       cl = F[1] * coef;
       const double cs = F[2] * coef;
@@ -294,7 +346,7 @@ RunResult Simulation::run() {
         watchdog(step, last_checkpoint);
         checked = true;
       }
-      csv.append(step, time, F, cd, cl, cs);
+      csv.append(step, time, F, cd, cl, cs, extra);
       history.add({step, time, cd, cl, cs});
     }
     if (!checked && (step % W == 0 || step == total)) {
@@ -304,6 +356,12 @@ RunResult Simulation::run() {
     if (fields_on && (step % N == 0 || step == total)) {
       // The copy to the host runs on its own stream and the fields and files are made on the writer thread,
       // both while the next steps run.
+      if (loads && !domain_.wall_cells.empty()) {
+        create_output_folder(dir / "spanwise");
+        write_spanwise_csv((dir / "spanwise" / ("spanwise_" + frame_number(std::int64_t(frame_times.size())) + ".csv"))
+                               .string(),
+                           step, time, loads->spanwise(cell_forces()));
+      }
       FrameJob job;
       job.step = step;
       job.time = time;

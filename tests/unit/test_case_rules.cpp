@@ -53,9 +53,6 @@ TEST(CaseRules, OutOfRangeValuesGiveTheRange) {
                        ":6: lattice.tau_min: expected a number in (0.5, 2], got 0.5."));
   EXPECT_TRUE(Contains(sketch_error(6, "lattice: {les: {model: smagorinsky, constant: 0.6}}"),
                        ":6: lattice.les.constant: expected a number in (0, 0.5], got 0.6."));
-  // Smagorinsky is in the schema but not in the solver yet: refused, not silently ignored.
-  EXPECT_TRUE(Contains(sketch_error(6, "lattice: {les: {model: smagorinsky}}"),
-                       "lattice.les.model: expected none (the only model this version runs), got smagorinsky"));
   EXPECT_TRUE(Contains(sketch_error(8, "time: {convective_times: 0}"),
                        ":8: time.convective_times: expected a number > 0, got 0."));
   EXPECT_TRUE(Contains(sketch_error(8, "time: {steps: -5}"), ":8: time.steps: expected a whole number >= 0, got -5."));
@@ -63,6 +60,21 @@ TEST(CaseRules, OutOfRangeValuesGiveTheRange) {
                        ":11: checkpoint.every: expected a whole number >= 0, got -1."));
   EXPECT_TRUE(Contains(sketch_error(5, "domain: {size_chords: [12, -6], body_position_chords: [3, 3]}"),
                        ":5: domain.size_chords[1]: expected a number > 0, got -6."));
+}
+
+// Re = 1e5 on 160 cells per chord gives τ ≈ 0.5003: refused as unstable without a turbulence model, accepted with
+// Smagorinsky (the eddy viscosity raises τ where the flow is sheared).
+TEST(CaseRules, SmagorinskyAdmitsHighReynoldsNumbers) {
+  TempDir dir;
+  const std::string high_re = "physics: {reynolds: 1e5, mach: 0.1, angle_of_attack_deg: 5}";
+  std::string no_les = sketch_with(3, high_re);
+  EXPECT_TRUE(Contains(load_error(dir.write("a.yaml", no_les)), "physics.reynolds: expected a relaxation time"));
+  std::string les = no_les;
+  const std::string off = "les: {model: none}";
+  les.replace(les.find(off), off.size(), "les: {model: smagorinsky, constant: 0.16}");
+  const Case c = load_case(dir.write("b.yaml", les));
+  EXPECT_EQ(c.les_model, "smagorinsky");
+  EXPECT_DOUBLE_EQ(c.les_constant, 0.16);
 }
 
 TEST(CaseRules, NonFiniteNumbersAreRefused) {
@@ -88,7 +100,7 @@ TEST(CaseRules, BadEnumListsTheAllowedValues) {
 
 TEST(CaseRules, BadOrRepeatedListEntries) {
   EXPECT_TRUE(Contains(sketch_error(9, "output: {fields: [velocity, vorticty]}"),
-                       ":9: output.fields[1]: expected one of velocity, pressure, density, vorticity or mask, got "
+                       ":9: output.fields[1]: expected one of velocity, pressure, density, vorticity, q_criterion or mask, got "
                        "'vorticty'. Did you mean 'vorticity'?"));
   EXPECT_TRUE(Contains(sketch_error(9, "output: {fields: [velocity, mask, velocity]}"),
                        ":9: output.fields[2]: expected each entry at most once, got 'velocity' a second time."));

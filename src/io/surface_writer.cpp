@@ -1,0 +1,144 @@
+#include "src/io/surface_writer.hpp"
+
+#include <vtkCellArray.h>
+#include <vtkDoubleArray.h>
+#include <vtkErrorCode.h>
+#include <vtkFieldData.h>
+#include <vtkFloatArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkStringArray.h>
+#include <vtkTypeInt64Array.h>
+#include <vtkXMLPolyDataWriter.h>
+
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+#include "src/io/atomic_file.hpp"
+#include "src/io/frame_fields.hpp"
+#include "src/io/pvd_writer.hpp"
+
+namespace aerolbm {
+namespace {
+
+class SurfaceWriter final : public FieldWriter {
+ public:
+  SurfaceWriter(const std::filesystem::path& run_dir, SurfaceMesh mesh, const Attributes& attributes,
+                const std::vector<double>& resume_times)
+      : run_dir_(run_dir), mesh_(std::move(mesh)), attributes_(attributes) {
+    const std::size_t P = mesh_.points.size();
+    if (P == 0 || mesh_.triangles.empty()) throw std::invalid_argument("surface output: the body has no surface");
+    if (mesh_.normals.size() != P || mesh_.probe_cells.size() != 8 * P || mesh_.probe_weights.size() != 8 * P)
+      throw std::invalid_argument("surface output: normals or probes do not match the points");
+    for (const auto& t : mesh_.triangles)
+      for (auto i : t)
+        if (i < 0 || std::size_t(i) >= P) throw std::invalid_argument("surface output: triangle index out of range");
+    create_output_folder(run_dir_ / "surface");
+    for (double t : resume_times) {
+      const std::string file = "surface/surface_" + frame_number(counter_) + ".vtp";
+      if (!std::filesystem::exists(run_dir_ / file))
+        throw std::runtime_error("cannot continue the run: surface file '" + (run_dir_ / file).string() +
+                                 "' is missing (the checkpoint counts it as written)");
+      entries_.push_back({t, file});
+      ++counter_;
+    }
+    remove_frame_files(run_dir_ / "surface", "surface_", ".vtp", counter_);
+    write_pvd(run_dir_ / "surface.pvd", entries_);
+  }
+
+  void write(const Frame& frame) override {
+    const std::size_t P = mesh_.points.size();
+    if (frame.pressure.empty()) throw std::invalid_argument("surface output needs the pressure field in the frame");
+    const std::string file = "surface/surface_" + frame_number(counter_) + ".vtp";
+    const std::filesystem::path path = run_dir_ / file;
+    const std::filesystem::path tmp = path.string() + ".tmp";
+
+    vtkNew<vtkPoints> pts;
+    pts->SetDataTypeToDouble();
+    pts->SetNumberOfPoints(vtkIdType(P));
+    vtkNew<vtkFloatArray> cp, normals;
+    cp->SetName("Cp");
+    cp->SetNumberOfValues(vtkIdType(P));
+    normals->SetName("normals");
+    normals->SetNumberOfComponents(3);
+    normals->SetNumberOfTuples(vtkIdType(P));
+    for (std::size_t p = 0; p < P; ++p) {
+      pts->SetPoint(vtkIdType(p), mesh_.points[p].data());
+      double v = 0;
+      for (int k = 0; k < 8; ++k) {
+        const float w = mesh_.probe_weights[8 * p + k];
+        if (w != 0.0f) v += double(w) * double(frame.pressure[std::size_t(mesh_.probe_cells[8 * p + k])]);
+      }
+      cp->SetValue(vtkIdType(p), float(v));
+      const float n[3] = {float(mesh_.normals[p][0]), float(mesh_.normals[p][1]), float(mesh_.normals[p][2])};
+      normals->SetTypedTuple(vtkIdType(p), n);
+    }
+    vtkNew<vtkCellArray> polys;
+    for (const auto& t : mesh_.triangles) {
+      const vtkIdType ids[3] = {vtkIdType(t[0]), vtkIdType(t[1]), vtkIdType(t[2])};
+      polys->InsertNextCell(3, ids);
+    }
+    vtkNew<vtkPolyData> poly;
+    poly->SetPoints(pts);
+    poly->SetPolys(polys);
+    poly->GetPointData()->AddArray(cp);
+    poly->GetPointData()->SetScalars(cp);
+    poly->GetPointData()->SetNormals(normals);
+    vtkFieldData* fd = poly->GetFieldData();
+    for (const auto& [name, value] : attributes_.numbers) {
+      vtkNew<vtkDoubleArray> a;
+      a->SetName(name.c_str());
+      a->InsertNextValue(value);
+      fd->AddArray(a);
+    }
+    vtkNew<vtkTypeInt64Array> step;
+    step->SetName("step");
+    step->InsertNextValue(frame.step);
+    fd->AddArray(step);
+    vtkNew<vtkDoubleArray> time;
+    time->SetName("TimeValue");
+    time->InsertNextValue(frame.time);
+    fd->AddArray(time);
+
+    vtkNew<vtkXMLPolyDataWriter> writer;
+    writer->SetInputData(poly);
+    writer->SetFileName(tmp.c_str());
+    writer->SetDataModeToAppended();
+    writer->EncodeAppendedDataOff();
+    writer->SetCompressorTypeToLZ4();
+    writer->SetHeaderTypeToUInt64();
+    const int ok = writer->Write();
+    const unsigned long code = writer->GetErrorCode();
+    if (ok != 1 || code != vtkErrorCode::NoError) {
+      std::error_code ignored;
+      std::filesystem::remove(tmp, ignored);
+      throw std::runtime_error("cannot write '" + path.string() + "': VTK: " +
+                               (code != vtkErrorCode::NoError ? vtkErrorCode::GetStringFromErrorCode(code)
+                                                              : "Write() failed"));
+    }
+    publish_file(tmp, path);
+    entries_.push_back({frame.time, file});
+    ++counter_;
+    write_pvd(run_dir_ / "surface.pvd", entries_);
+  }
+
+ private:
+  std::filesystem::path run_dir_;
+  SurfaceMesh mesh_;
+  Attributes attributes_;
+  std::int64_t counter_ = 0;
+  std::vector<PvdEntry> entries_;
+};
+
+}  // namespace
+
+std::unique_ptr<FieldWriter> make_surface_writer(const std::filesystem::path& run_dir, SurfaceMesh mesh,
+                                                 const Attributes& attributes,
+                                                 const std::vector<double>& resume_times) {
+  return std::make_unique<SurfaceWriter>(run_dir, std::move(mesh), attributes, resume_times);
+}
+
+}  // namespace aerolbm
