@@ -36,7 +36,8 @@ StlPlacement stl_placement(const Case& c, double scale_per_reference) {
 
 void apply_force_overrides(const Case& c, const Vec3& pivot, ForceReference& ref) {
   const double L = c.chord_cells;
-  if (c.forces_reference_area > 0) ref.area = c.forces_reference_area * L * L;
+  // Given for the whole wing; a half model carries half of it (as ForceReference::area says).
+  if (c.forces_reference_area > 0) ref.area = c.forces_reference_area * L * L * (is_half_model(c) ? 0.5 : 1.0);
   if (c.has_moment_point)
     for (int a = 0; a < 3; ++a) ref.moment_point[a] = pivot[a] + c.forces_moment_point[a] * L;
 }

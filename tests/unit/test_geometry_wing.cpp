@@ -6,7 +6,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "src/case/case.hpp"
 #include "src/geometry/naca.hpp"
+#include "src/geometry/polygon_body.hpp"
 #include "src/geometry/stl.hpp"
 #include "src/geometry/wing.hpp"
 #include "src/solver/mesh_voxelize.hpp"
@@ -167,12 +169,14 @@ TEST(WingBody, ReferenceOfHalfAndFullWingAndPlacement) {
 }
 
 TEST(WingMesh, SeligSectionResampledToTheNacaStructure) {
-  // A NACA 2412 outline at other spacing, resampled: leading edge at index n, trailing edge at 0, same area.
+  // A NACA 2412 outline at other spacing, resampled: leading edge (the point of smallest x; the camber puts it a
+  // little ahead of (0, 0)) at index n, trailing edge at 0, same area.
   const auto fine = naca_outline("2412", 150);
   const auto r = resample_section(fine, 100);
   ASSERT_EQ(r.size(), 200u);
-  EXPECT_EQ(r[100], (Point2{0, 0}));
+  EXPECT_EQ(r[100], *std::min_element(fine.begin(), fine.end(), [](auto& a, auto& b) { return a[0] < b[0]; }));
   EXPECT_EQ(r[0], (Point2{1, 0}));
+  EXPECT_EQ(resample_section(naca_outline("0012", 150), 100)[100], (Point2{0, 0}));
   EXPECT_NEAR(signed_area(r), signed_area(naca_outline("2412", 100)), 2e-4);
   WingShape w;
   w.root = r;
@@ -228,16 +232,46 @@ TEST(Naca5, OutlineAndBadCodes) {
   EXPECT_GT(signed_area(o), 0.0);
   // Thickness as the 4-digit family: the section's area is that of the 0012 within camber effects.
   EXPECT_NEAR(signed_area(o), signed_area(naca_outline("0012", 100)), 1e-3);
-  for (const char* bad : {"03012", "26012", "23112", "23000", "2301", "230121", "2a012"})
+  for (const char* bad : {"03012", "26012", "23112", "23000", "230121", "2a012", "123"})
     EXPECT_THROW(naca_outline(bad, 50), CaseError) << bad;
   EXPECT_DOUBLE_EQ(naca_thickness("23015"), 0.15);
 }
 
+TEST(WingVoxels, RectangularWingSlicesAreThe2DSectionsCells) {
+  // An untapered, unswept, untwisted wing is an extruded section: every spanwise slice of its voxels must be the
+  // 2D section's cells (PolygonBody, an independent even-odd test in x-y).
+  const double L = 40;
+  const WingShape w = rectangular("2412", 2, true, 80);
+  const auto wing = make_wing_body(w, L, 7, {30, 20, 0});
+  SectionPlacement pl;
+  pl.scale = L;
+  pl.angle_of_attack_deg = 7;
+  pl.pivot_lattice = {30, 20};
+  const PolygonBody section(naca_outline("2412", 80), pl);
+  const std::int64_t lo[3] = {0, 10, 0}, n[3] = {60, 20, 40};
+  std::vector<std::uint8_t> in;
+  mesh_inside_cells(*wing, lo, n, in, VoxelDevice::Cpu);
+  std::int64_t solid2d = 0;
+  for (std::int64_t y = 0; y < n[1]; ++y)
+    for (std::int64_t x = 0; x < n[0]; ++x) {
+      const bool s2 = section.inside({x + 0.5, lo[1] + y + 0.5, 0});
+      solid2d += s2;
+      for (std::int64_t z = 0; z < n[2]; ++z) {
+        const bool s3 = in[std::size_t(x + n[0] * (y + n[1] * z))];
+        EXPECT_EQ(s3, z < 40 && s2) << "x " << x << " y " << lo[1] + y << " z " << z;
+      }
+    }
+  EXPECT_GT(solid2d, 100);
+}
+
 TEST(WingVoxels, SolidCellsMatchTheMeshVolumeAndStlBodyInside) {
-  const double L = 24;
-  WingShape w = rectangular("2412", 3, true, 60);
+  // Thin sections sampled at cell centres alias, and a spanwise slice repeats its neighbour's error unless the
+  // section moves against the grid along the span: sweep moves it in x, dihedral in y (0.09 cells per slice).
+  const double L = 48;
+  WingShape w = rectangular("2412", 3, true, 100);
   w.tip_chord = 0.6;
   w.sweep_deg = 20;
+  w.dihedral_deg = 5;
   w.twist_deg = -3;
   const auto body = make_wing_body(w, L, 6, {30, 20, 0});
   const auto b = body->bounds();
@@ -259,16 +293,19 @@ TEST(WingVoxels, SolidCellsMatchTheMeshVolumeAndStlBodyInside) {
   EXPECT_EQ(differ, 0);
   const double volume = mesh_volume(body->triangles());
   EXPECT_GT(volume, 0);
+  std::printf("solid cells %lld, mesh volume %.1f cells (%+.2f %%)\n", static_cast<long long>(solid), volume,
+              100.0 * (double(solid) / volume - 1.0));
   EXPECT_NEAR(double(solid), volume, 0.03 * volume);
 
   // Links from just outside to just inside cross the surface: fractions in [0, 1]; a link in open fluid misses.
-  std::vector<double> seg = {30 - 0.25 * L - 2, 20, 10, 30 - 0.25 * L + 2, 20, 10,   // through the leading edge
+  std::vector<double> seg = {30, 10, 0.5, 30, 20, 0.5,  // up through the lower surface at the root quarter chord
                              0.5, 0.5, 0.5, 1.5, 0.5, 0.5};
   std::vector<double> t;
   EXPECT_EQ(mesh_link_fractions(*body, seg, t, VoxelDevice::Cpu), "cpu");
   ASSERT_EQ(t.size(), 2u);
-  EXPECT_GT(t[0], 0.0);
-  EXPECT_LT(t[0], 1.0);
+  // The NACA 2412's lower surface lies 4.2 % of the chord (2 cells) below the quarter-chord pivot: t ≈ 0.8.
+  EXPECT_GT(t[0], 0.77);
+  EXPECT_LT(t[0], 0.83);
   EXPECT_EQ(t[1], -1.0);
   const auto hit = body->intersect({seg[0], seg[1], seg[2]}, {seg[3], seg[4], seg[5]});
   ASSERT_TRUE(hit);
