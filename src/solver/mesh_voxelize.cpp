@@ -2,12 +2,27 @@
 
 #include <stdexcept>
 
+#include <spdlog/spdlog.h>
+
 #include "kernels/geometry/mesh_voxel_cuda.hpp"
 
 namespace aerolbm {
 namespace {
 
 bool want_gpu(VoxelDevice d) { return d != VoxelDevice::Cpu; }
+
+// Runs the GPU version; with VoxelDevice::Auto a CUDA failure (a device busy or out of memory) falls back to the
+// CPU, which gives the same result, instead of stopping the run.
+template <class F>
+bool try_gpu(VoxelDevice d, const F& f) {
+  if (d != VoxelDevice::Auto) return f();
+  try {
+    return f();
+  } catch (const std::runtime_error& e) {
+    spdlog::warn("voxelisation on the GPU failed ({}); using the CPU", e.what());
+    return false;
+  }
+}
 
 void no_gpu(VoxelDevice d) {
   if (d == VoxelDevice::Cuda) throw std::runtime_error("mesh voxelisation on CUDA was asked for, but there is no CUDA device");
@@ -20,7 +35,7 @@ std::string mesh_inside_cells(const StlBody& body, const std::int64_t lo[3], con
   const std::int64_t total = n[0] * n[1] * n[2];
   inside.assign(static_cast<std::size_t>(total), 0);
   const MeshView m = body.view();
-  if (want_gpu(device) && cuda_mesh_inside(m, lo, n, inside.data())) return "cuda";
+  if (want_gpu(device) && try_gpu(device, [&] { return cuda_mesh_inside(m, lo, n, inside.data()); })) return "cuda";
   no_gpu(device);
 #pragma omp parallel for schedule(dynamic, 64)
   for (std::int64_t c = 0; c < total; ++c) {
@@ -35,7 +50,8 @@ std::string mesh_link_fractions(const StlBody& body, const std::vector<double>& 
   const std::size_t count = segments.size() / 6;
   t.assign(count, -1.0);
   const MeshView m = body.view();
-  if (want_gpu(device) && cuda_mesh_intersect(m, segments.data(), count, t.data())) return "cuda";
+  if (want_gpu(device) && try_gpu(device, [&] { return cuda_mesh_intersect(m, segments.data(), count, t.data()); }))
+    return "cuda";
   no_gpu(device);
 #pragma omp parallel for schedule(dynamic, 64)
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i)
