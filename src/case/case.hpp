@@ -12,7 +12,14 @@
 
 namespace aerolbm {
 
-enum class GeometryType { Naca4, Selig, Cylinder, None };
+enum class GeometryType { Naca4, Selig, Cylinder, Wing, Stl, None };
+
+// One airfoil section of a wing: a NACA code (4 or 5 digits) or a Selig .dat file (resolved path); one is set.
+struct SectionSource {
+  std::string naca_code;
+  std::filesystem::path file;
+  bool empty() const { return naca_code.empty() && file.empty(); }
+};
 
 // checkpoint.every left out: a checkpoint every tenth of the run (see checkpoint_interval()).
 inline constexpr std::int64_t kCheckpointAuto = -1;
@@ -35,6 +42,22 @@ struct Case {
   std::filesystem::path selig_file;    // geometry.file, resolved relative to the case file
   double chord_cells = 160;            // geometry.chord_cells: reference length in cells (diameter for a cylinder)
 
+  // geometry.type: wing (lengths in root chords = reference lengths)
+  SectionSource wing_section{"0012", {}};  // geometry.section
+  SectionSource wing_tip_section;      // geometry.tip_section; empty: the root section
+  double wing_span = 4;                // geometry.span: full span (tip to tip)
+  double wing_tip_chord = 1;           // geometry.tip_chord, or geometry.taper × root chord
+  double wing_sweep_deg = 0;           // geometry.sweep_deg: leading-edge sweep
+  double wing_dihedral_deg = 0;        // geometry.dihedral_deg
+  double wing_twist_deg = 0;           // geometry.twist_deg: at the tip, positive nose up
+  bool wing_half = false;              // geometry.half: half wing on the symmetry plane z = 0
+
+  // geometry.type: stl
+  std::filesystem::path stl_file;      // geometry.file, resolved relative to the case file
+  double stl_units_per_reference = 1;  // geometry.units_per_reference: model units per reference length
+  std::array<double, 3> stl_pivot = {0, 0, 0};  // geometry.pivot: model units; lands at body_position_chords
+  double stl_reference_area = 0;       // geometry.reference_area (reference lengths²); 0: from the bounds
+
   // domain (in reference lengths). 2D stencils use the first two entries; size_chords[2] is then 1/chord_cells.
   std::array<double, 3> size_chords = {12, 6, 0};
   std::array<double, 3> body_position_chords = {3, 3, 0};  // pivot (quarter chord / centre) from the lower-left corner
@@ -53,6 +76,7 @@ struct Case {
   FaceBC inlet = FaceBC::Velocity;     // boundaries.inlet: velocity | periodic
   FaceBC outlet = FaceBC::Pressure;    // boundaries.outlet: pressure | periodic
   FaceBC lateral = FaceBC::Slip;       // boundaries.lateral: slip | wall | periodic
+  FaceBC span = FaceBC::Slip;          // boundaries.span: the z faces (3D); left out: as lateral
   WallModel wall = WallModel::Interpolated;  // boundaries.wall: halfway | interpolated
   InletProfile inlet_profile = InletProfile::Uniform;  // boundaries.inlet_profile: uniform | parabolic
 
@@ -66,6 +90,9 @@ struct Case {
   std::vector<std::string> fields = {"velocity", "pressure", "vorticity", "mask"};
   std::vector<std::string> formats = {"hdf5", "vtk"};
   std::int64_t forces_every = 10;      // forces.every (steps)
+  double forces_reference_area = 0;    // forces.reference_area (reference lengths²), 3D bodies; 0: the body's
+  bool has_moment_point = false;       // forces.moment_point given
+  std::array<double, 3> forces_moment_point = {0, 0, 0};  // reference lengths from the body's pivot
   std::int64_t checkpoint_every = kCheckpointAuto;  // checkpoint.every (steps), 0 = off; left out: 10 % of the run
   std::int64_t watchdog_every = 100;   // watchdog.every (steps): scan the state for NaN/Inf and runaway speeds
   double watchdog_max_speed = 0.4;     // watchdog.max_speed (cells/step); the lattice sound speed is 0.577
@@ -83,6 +110,12 @@ class CaseError : public std::runtime_error {
 Case load_case(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
 
 inline int dimensions(Stencil s) { return s == Stencil::D2Q9 ? 2 : 3; }
+
+// A half wing on the symmetry plane z = 0 (the low z face is then a symmetry plane).
+inline bool is_half_model(const Case& c) { return c.geometry == GeometryType::Wing && c.wing_half; }
+
+// Bodies that exist only in 3D (triangle meshes).
+inline bool is_3d_body(GeometryType g) { return g == GeometryType::Wing || g == GeometryType::Stl; }
 
 // Steps between checkpoints for a run of `total_steps`: checkpoint.every, or with the key left out a tenth of the
 // run (at least 1). 0: none (a graceful stop still writes one).

@@ -116,6 +116,15 @@ void read_domain(const SectionReader& r, Case& c) {
   read_vector("size_chords", {0, kInf, true, false}, "Domain sizes are in reference lengths and must be positive.",
               dims == 2 ? "[12, 6]" : "[12, 6, 2]", c.size_chords);
   read_vector("body_position_chords", {}, "", dims == 2 ? "[3, 3]" : "[3, 3, 1]", c.body_position_chords);
+  if (is_half_model(c) && dims == 3) {
+    // A half wing's root lies on the symmetry plane z = 0, the low z face of the domain.
+    if (r.has("body_position_chords") && c.body_position_chords[2] != 0)
+      r.problem("body_position_chords", "z = 0 for a half wing (geometry.half: true)",
+                "z = " + format_number(c.body_position_chords[2]),
+                "A half wing's root section lies on the symmetry plane z = 0 (the low z face); set the third entry "
+                "to 0, or use a full wing (geometry.half: false).");
+    c.body_position_chords[2] = 0;
+  }
   if (dims == 2) {
     // A 2D run is one cell thick; the body's pivot sits in the middle of that layer.
     c.size_chords[2] = 1.0 / c.chord_cells;
@@ -149,6 +158,8 @@ void read_boundaries(const SectionReader& r, Case& c) {
   if (auto s = r.choice("outlet")) c.outlet = *s == "periodic" ? FaceBC::Periodic : FaceBC::Pressure;
   if (auto s = r.choice("lateral"))
     c.lateral = *s == "slip" ? FaceBC::Slip : *s == "wall" ? FaceBC::Wall : FaceBC::Periodic;
+  c.span = c.lateral;
+  if (auto s = r.choice("span")) c.span = *s == "slip" ? FaceBC::Slip : *s == "wall" ? FaceBC::Wall : FaceBC::Periodic;
   if (auto s = r.choice("wall")) c.wall = *s == "halfway" ? WallModel::HalfwayBounceBack : WallModel::Interpolated;
   if (auto s = r.choice("inlet_profile"))
     c.inlet_profile = *s == "parabolic" ? InletProfile::Parabolic : InletProfile::Uniform;
@@ -181,6 +192,30 @@ void read_output(const SectionReader& out, const SectionReader& forces, const Se
   assign(out.choice_list("formats"), c.formats);
   assign(forces.integer("every", {1, kInf}, "Forces are sampled every N >= 1 steps; 10 is cheap and smooth."),
          c.forces_every);
+  // Overrides of a 3D body's own force reference (a wing's planform area, its root quarter chord).
+  const auto only_3d_bodies = [&](std::string_view key) {
+    if (!forces.has(key) || is_3d_body(c.geometry)) return true;
+    forces.problem(key, "a geometry.type of wing or stl (3D bodies with their own force reference)",
+                   "the key with another geometry type",
+                   "Remove it: 2D sections and cylinders use the solver's reference (chord x span).");
+    return false;
+  };
+  if (only_3d_bodies("reference_area"))
+    assign(forces.number("reference_area", {0, 1e6, true, false},
+                         "The reference area is in reference lengths squared, e.g. the full wing's planform area."),
+           c.forces_reference_area);
+  if (only_3d_bodies("moment_point")) {
+    if (auto v = forces.numbers("moment_point", {-1e6, 1e6}, "The moment point is in reference lengths.",
+                                "[0, 0, 0]")) {
+      if (v->size() != 3) {
+        forces.problem("moment_point", "3 numbers (x, y, z in reference lengths from the body's pivot)",
+                       std::to_string(v->size()) + " numbers", "E.g. [0.25, 0, 0] for a point a quarter chord aft.");
+      } else {
+        c.has_moment_point = true;
+        c.forces_moment_point = {(*v)[0], (*v)[1], (*v)[2]};
+      }
+    }
+  }
   assign(checkpoint.integer("every", {0, kInf}, "Use 0 for no checkpoints, or a number of steps between them."),
          c.checkpoint_every);
 }

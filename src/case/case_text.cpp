@@ -73,6 +73,12 @@ std::string emit_case_yaml(const YAML::Node& root, const Case& c, const std::vec
   YAML::Node tree = YAML::Clone(root);
   section(tree, "case")["name"] = quoted(c.name);
   if (c.geometry == GeometryType::Selig) section(tree, "geometry")["file"] = quoted(c.selig_file.string());
+  if (c.geometry == GeometryType::Stl) section(tree, "geometry")["file"] = quoted(c.stl_file.string());
+  if (c.geometry == GeometryType::Wing) {
+    if (!c.wing_section.file.empty()) section(tree, "geometry")["section"] = quoted(c.wing_section.file.string());
+    if (!c.wing_tip_section.file.empty())
+      section(tree, "geometry")["tip_section"] = quoted(c.wing_tip_section.file.string());
+  }
 
   YAML::Emitter e;
   e.SetIndent(2);

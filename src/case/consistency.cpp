@@ -4,6 +4,7 @@
 
 #include "src/case/loader_steps.hpp"
 #include "src/case/units.hpp"
+#include "src/geometry/make_body.hpp"
 
 namespace aerolbm {
 namespace {
@@ -33,19 +34,65 @@ void check_average_window(const SectionReader& t, const Case& c) {
 
 // The body (as a box around its outline at the angle of attack) must sit wholly inside the domain, or the
 // voxeliser would cut it at the boundary.
-void check_body_inside(const SectionReader& d, const Case& c) {
+// 3D bodies (wing, stl): the box of the placed mesh; a half wing may start at the symmetry plane z = 0.
+void check_3d_body_inside(const SectionReader& root, const Case& c) {
+  const SectionReader d = root.sub("domain"), g = root.sub("geometry");
+  std::optional<std::array<Vec3, 2>> box;
+  try {
+    box = body_extent_chords(c);
+  } catch (const CaseError& e) {
+    const bool stl = c.geometry == GeometryType::Stl;
+    g.problem(stl ? "file" : "section", stl ? "a closed STL mesh" : "a wing that can be built", e.what(),
+              stl ? "Fix the mesh or export it again (closed, consistently oriented, no degenerate triangles)."
+                  : "Fix the section file or the wing's keys.");
+    return;
+  }
+  if (!box) return;
+  const auto& s = c.size_chords;
+  const auto& b = *box;
+  bool fits = true;
+  for (int a = 0; a < 3; ++a) {
+    const bool low_ok = (a == 2 && is_half_model(c)) ? b[0][a] >= 0 : b[0][a] > 0;
+    fits = fits && low_ok && b[1][a] < s[a];
+  }
+  if (fits) return;
+  d.problem("body_position_chords",
+            "a body inside the domain [0, " + format_number(s[0]) + "] x [0, " + format_number(s[1]) + "] x [0, " +
+                format_number(s[2]) + "] reference lengths",
+            "a body spanning x " + format_significant(b[0][0]) + " to " + format_significant(b[1][0]) + ", y " +
+                format_significant(b[0][1]) + " to " + format_significant(b[1][1]) + ", z " +
+                format_significant(b[0][2]) + " to " + format_significant(b[1][2]),
+            "Move the body (domain.body_position_chords) or enlarge domain.size_chords (z is the span); a few "
+            "reference lengths of fluid on every side keep the boundaries from disturbing the flow.");
+}
+
+// A half wing's low z face is its symmetry plane: periodic z faces would join it to the far side.
+void check_half_model(const SectionReader& b, const Case& c) {
+  if (!is_half_model(c) || c.span != FaceBC::Periodic) return;
+  b.problem(b.has("span") ? "span" : "lateral", "slip or wall z faces for a half wing (geometry.half: true)",
+            "periodic", "The root of a half wing lies on the symmetry plane z = 0; set boundaries.span: slip.");
+}
+
+void check_body_inside(const SectionReader& root, const Case& c) {
   if (c.geometry == GeometryType::None) return;
+  const SectionReader d = root.sub("domain");
   const int dims = dimensions(c.stencil);
   const auto& p = c.body_position_chords;
   const auto& s = c.size_chords;
   static constexpr const char* axis = "xyz";
   for (int i = 0; i < dims; ++i) {
     if (p[i] > 0 && p[i] < s[i]) continue;
+    if (i == 2 && is_half_model(c)) continue;  // z = 0: the symmetry plane
     d.problem("body_position_chords",
               std::string("a position inside the domain, 0 < ") + axis[i] + " < " + format_number(s[i]) + " chords",
               std::string(1, axis[i]) + " = " + format_number(p[i]),
               "Positions are measured from the lower-left corner of the domain in reference lengths; the pivot "
-              "is the quarter chord for airfoils and the centre for a cylinder.");
+              "is the quarter chord for airfoils (the root quarter chord for a wing), the centre for a cylinder "
+              "and geometry.pivot for an STL file.");
+    return;
+  }
+  if (is_3d_body(c.geometry)) {
+    check_3d_body_inside(root, c);
     return;
   }
   double x0, x1, y0, y1;
@@ -107,9 +154,9 @@ void check_stability(const SectionReader& physics, const Case& c, const LatticeU
   const double mach_needed = round_up(nu_min * c.reynolds / c.chord_cells * std::sqrt(3.0) * margin, 3);
   const double re_allowed = round_down(u.u_lattice * c.chord_cells / nu_min / margin, 4);
   std::string hint = "Use more cells per reference length (geometry." +
-                     std::string(c.geometry == GeometryType::Cylinder ? "diameter_cells"
-                                 : c.geometry == GeometryType::None   ? "reference_cells"
-                                                                      : "chord_cells") +
+                     std::string(c.geometry == GeometryType::Cylinder                                   ? "diameter_cells"
+                                 : c.geometry == GeometryType::None || c.geometry == GeometryType::Stl ? "reference_cells"
+                                                                                                        : "chord_cells") +
                      " >= " + format_number(cells_needed) + ")";
   if (mach_needed <= (c.allow_high_mach ? 0.7 : 0.3))
     hint += ", a higher Mach number (physics.mach >= " + format_significant(mach_needed, 3) + ")";
@@ -127,8 +174,9 @@ void check_stability(const SectionReader& physics, const Case& c, const LatticeU
 void check_consistency(const SectionReader& root, const Case& c) {
   check_periodic_pair(root.sub("boundaries"), c);
   check_average_window(root.sub("time"), c);
+  check_half_model(root.sub("boundaries"), c);
   const SectionReader domain = root.sub("domain");
-  check_body_inside(domain, c);
+  check_body_inside(root, c);
   const LatticeUnits u = lattice_units(c);
   check_grid(domain, c, u);
   check_stability(root.sub("physics"), c, u);

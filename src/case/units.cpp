@@ -36,7 +36,10 @@ const char* precision_name(Precision p) {
 }
 
 const char* length_name(GeometryType g) {
-  return g == GeometryType::Cylinder ? "diameter" : g == GeometryType::None ? "reference length" : "chord";
+  return g == GeometryType::Cylinder                              ? "diameter"
+         : g == GeometryType::None || g == GeometryType::Stl   ? "reference length"
+         : g == GeometryType::Wing                             ? "root chord"
+                                                               : "chord";
 }
 
 // 1234567 -> "1,234,567": step and cell counts are read by eye.

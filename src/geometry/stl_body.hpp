@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/geometry/mesh_voxel.hpp"
 #include "src/geometry/body.hpp"
 #include "src/geometry/stl.hpp"
 
@@ -36,16 +37,27 @@ class StlBody final : public Body {
   // Smallest t in [0, 1] at which the segment a→b meets a triangle (Möller–Trumbore; hits within 1e-9 of a
   // triangle's edge count, so a segment through an edge or a vertex is not missed).
   std::optional<double> intersect(const Vec3& a, const Vec3& b) const override;
-  // Empty: a 3D body has no single closed outline. Surface output uses triangles().
+  // Empty: a 3D body has no single closed outline. Surface output uses surface().
   std::vector<Vec3> outline() const override { return {}; }
   std::array<Vec3, 2> bounds() const override { return {lo_, hi_}; }
+  // The placed triangles (a copy of triangles()).
+  std::vector<Triangle> surface() const override { return tri_; }
+  std::optional<ForceReference> reference() const override { return reference_; }
+
+  // Force reference for coefficients (make_body sets it: a wing's own, or the case's for an STL file).
+  void set_reference(const ForceReference& r) { reference_ = r; }
 
   // The placed triangles, lattice coordinates, in the input order.
   const std::vector<Triangle>& triangles() const { return tri_; }
 
+  // The mesh and its search grids as plain arrays for the shared per-cell functions (kernels/geometry/
+  // mesh_voxel.hpp), on the CPU or copied to a GPU. Points into this body: valid while it lives, unchanged.
+  MeshView view() const;
+
  private:
   std::vector<Triangle> tri_;
   Vec3 lo_{}, hi_{};
+  std::optional<ForceReference> reference_;
 
   // Acceleration, both in CSR layout (start offsets, then triangle ids). A column grid in x-y for the +z rays of
   // inside(): each column lists the triangles whose x-y box overlaps it. A 3D grid for intersect(): each cell
@@ -54,12 +66,12 @@ class StlBody final : public Body {
     std::array<std::size_t, 3> n{1, 1, 1};
     Vec3 inv_h{};  // cells per lattice unit along each axis
     std::vector<std::uint32_t> start, ids;
-    std::size_t index(double x, int axis, const Vec3& lo) const;
+    MeshGridView view() const;
   };
   Grid columns_, cells_;
-  // Per triangle and edge k (vertex k → k+1): the canonical edge direction in x-y (true when vertex k is the
+  // Per triangle, bit k for edge k (vertex k → k+1): the canonical edge direction in x-y (set when vertex k is the
   // lexicographically smaller end), so the two triangles sharing an edge evaluate it identically.
-  std::vector<std::array<bool, 3>> edge_forward_;
+  std::vector<std::uint8_t> edge_forward_;
 };
 
 }  // namespace aerolbm

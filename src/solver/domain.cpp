@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <chrono>
 #include <sstream>
 
+#include <spdlog/spdlog.h>
+
 #include "kernels/lattice/lattice.hpp"
+#include "src/solver/mesh_voxelize.hpp"
 
 namespace aerolbm {
 namespace {
@@ -43,6 +47,8 @@ DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body) 
     const std::int64_t n[3] = {d.nx, d.ny, d.nz};
     std::int64_t lo[3], hi[3];
     const int dims = dimensions(c.stencil);
+    const auto ref = body->reference();
+    const bool half_model = ref && ref->half_model;
     for (int a = 0; a < 3; ++a) {
       // 2D bodies extend through the whole span (infinite z bounds).
       if (a >= dims || !std::isfinite(bb[0][a]) || !std::isfinite(bb[1][a])) {
@@ -53,34 +59,57 @@ DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body) 
       lo[a] = std::max<std::int64_t>(0, std::int64_t(std::floor(bb[0][a] - 0.5)));
       hi[a] = std::min<std::int64_t>(n[a] - 1, std::int64_t(std::ceil(bb[1][a] - 0.5)));
       // Two cells of fluid between the body and any face keep the boundary stencils apart from the wall ones.
+      // A half wing's root lies on the symmetry plane z = 0 by design.
       const bool open_x = a == 0 && (c.inlet != FaceBC::Periodic);
       const double margin = open_x ? 3.0 : 2.0;
-      if (bb[0][a] < margin || bb[1][a] > double(n[a]) - margin) {
+      const double low_margin = half_model && a == 2 ? 0.0 : margin;
+      if (bb[0][a] < low_margin || bb[1][a] > double(n[a]) - margin) {
         std::ostringstream m;
         m << where(c) << "domain.body_position_chords: the body reaches from " << bb[0][a] / u.length_cells
           << " to " << bb[1][a] / u.length_cells << " reference lengths along " << "xyz"[a]
           << ", but the domain spans 0 to " << double(n[a]) / u.length_cells
+          << (a == 2 ? " (domain.size_chords[2], the span direction)" : "")
           << ". Move the body (domain.body_position_chords) or enlarge domain.size_chords.";
         throw CaseError(m.str());
       }
     }
+    const auto* mesh = dynamic_cast<const StlBody*>(body);
+    const auto started = std::chrono::steady_clock::now();
+    std::string ran_on = "cpu";
     std::int64_t solid_cells = 0;
-    for (std::int64_t z = lo[2]; z <= hi[2]; ++z)
-      for (std::int64_t y = lo[1]; y <= hi[1]; ++y)
-        for (std::int64_t x = lo[0]; x <= hi[0]; ++x) {
-          if (body->inside({x + 0.5, y + 0.5, z + 0.5})) {
-            d.flags[idx(x, y, z)] = cell::solid;
-            ++solid_cells;
+    if (mesh) {
+      // Triangle meshes: the whole box at once, on the GPU when there is one (same results as the CPU).
+      const std::int64_t box[3] = {hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1};
+      std::vector<std::uint8_t> in;
+      ran_on = mesh_inside_cells(*mesh, lo, box, in);
+      for (std::int64_t z = 0; z < box[2]; ++z)
+        for (std::int64_t y = 0; y < box[1]; ++y)
+          for (std::int64_t x = 0; x < box[0]; ++x)
+            if (in[std::size_t(x + box[0] * (y + box[1] * z))]) {
+              d.flags[idx(lo[0] + x, lo[1] + y, lo[2] + z)] = cell::solid;
+              ++solid_cells;
+            }
+    } else {
+      for (std::int64_t z = lo[2]; z <= hi[2]; ++z)
+        for (std::int64_t y = lo[1]; y <= hi[1]; ++y)
+          for (std::int64_t x = lo[0]; x <= hi[0]; ++x) {
+            if (body->inside({x + 0.5, y + 0.5, z + 0.5})) {
+              d.flags[idx(x, y, z)] = cell::solid;
+              ++solid_cells;
+            }
           }
-        }
+    }
     if (solid_cells == 0) {
       throw CaseError(where(c) + "geometry: the body covers no cell at this resolution. Increase geometry.chord_cells.");
     }
 
-    // Wall links: for each fluid cell next to the body, the fraction of each link that lies in fluid.
+    // Wall links: for each fluid cell next to the body, the fraction of each link that lies in fluid. First the
+    // links themselves, then their fractions (in one batch for meshes).
     const auto dirs = directions(c.stencil);
     const int Q = int(dirs.size());
-    for (std::int64_t z = lo[2]; z <= hi[2]; ++z)
+    std::vector<std::size_t> slot;  // index into d.q of each link
+    std::vector<double> seg;        // a, b per link
+    for (std::int64_t z = std::max<std::int64_t>(0, lo[2] - 1); z <= std::min(d.nz - 1, hi[2] + 1); ++z)
       for (std::int64_t y = std::max<std::int64_t>(0, lo[1] - 1); y <= std::min(d.ny - 1, hi[1] + 1); ++y)
         for (std::int64_t x = std::max<std::int64_t>(0, lo[0] - 1); x <= std::min(d.nx - 1, hi[0] + 1); ++x) {
           const std::int64_t n0 = idx(x, y, z);
@@ -96,17 +125,29 @@ DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body) 
               d.wall_cells.push_back(n0);
               d.q.resize(d.q.size() + Q, -1.0f);
             }
-            const Vec3 a{x + 0.5, y + 0.5, z + 0.5};
-            const Vec3 b{s[0] + 0.5, s[1] + 0.5, s[2] + 0.5};
-            const auto t = body->intersect(a, b);
-            // A crossing exactly at the far cell centre still counts as a wall link; clamp away from 0.
-            d.q[std::size_t(row) * Q + i] = t ? float(std::clamp(*t, 1e-3, 1.0)) : 0.5f;
+            slot.push_back(std::size_t(row) * Q + i);
+            seg.insert(seg.end(), {x + 0.5, y + 0.5, z + 0.5, s[0] + 0.5, s[1] + 0.5, s[2] + 0.5});
           }
           if (row >= 0) {
             d.link[n0] = row;
             d.flags[n0] = cell::fluid | cell::near_wall;
           }
         }
+    std::vector<double> t(slot.size(), -1.0);
+    if (mesh) {
+      mesh_link_fractions(*mesh, seg, t);
+    } else {
+      for (std::size_t k = 0; k < slot.size(); ++k) {
+        const double* p = seg.data() + 6 * k;
+        if (const auto hit = body->intersect({p[0], p[1], p[2]}, {p[3], p[4], p[5]})) t[k] = *hit;
+      }
+    }
+    // A crossing exactly at the far cell centre still counts as a wall link; clamp away from 0. A link that
+    // misses the surface (a cell centre on it) is taken as half-way.
+    for (std::size_t k = 0; k < slot.size(); ++k) d.q[slot[k]] = t[k] >= 0 ? float(std::clamp(t[k], 1e-3, 1.0)) : 0.5f;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    spdlog::info("voxelised the body on the {}: {} solid cells, {} wall links, {:.3f} s", ran_on, solid_cells,
+                 slot.size(), seconds);
   }
 
   // Open faces: the first and last planes along x.
@@ -132,7 +173,10 @@ PhysicsParams physics_params(const Case& c, const LatticeUnits& u) {
   p.faces[0] = c.inlet;
   p.faces[1] = c.outlet;
   p.faces[2] = p.faces[3] = c.lateral;
-  p.faces[4] = p.faces[5] = dimensions(c.stencil) == 3 ? c.lateral : FaceBC::Periodic;
+  // z faces (the span): boundaries.span; a half wing's root plane z = 0 is a symmetry plane, which is what
+  // specular reflection (Slip) is.
+  p.faces[4] = p.faces[5] = dimensions(c.stencil) == 3 ? c.span : FaceBC::Periodic;
+  if (dimensions(c.stencil) == 3 && is_half_model(c)) p.faces[4] = FaceBC::Slip;
   return p;
 }
 

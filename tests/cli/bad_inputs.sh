@@ -41,6 +41,12 @@ expect_bad bad_override      "physics.reynold"             run "$good" --set phy
 expect_bad out_of_range      "angle_of_attack_deg"         run "$good" --set flow.angle_of_attack_deg=120 -o "$WORK/out"
 expect_bad body_outside      "body_position_chords"        run "$good" --set domain.body_position_chords=[0.1,2.5] -o "$WORK/out"
 expect_bad bad_backend       "backend"                     run "$good" --backend gpu -o "$WORK/out"
+wing=$SRC/cases/ci/wing_naca0012_ar4.yaml
+expect_bad wing_on_d2q9      "D3Q19"                       run "$wing" --set lattice.stencil=D2Q9 --set 'domain.size_chords=[6,3]' --set 'domain.body_position_chords=[2,1.5]' -o "$WORK/out"
+expect_bad wing_bad_section  "reflexed"                    run "$wing" --set 'geometry.section="23112"' -o "$WORK/out"
+expect_bad wing_neg_span     "geometry.span"               run "$wing" --set geometry.span=-2 -o "$WORK/out"
+expect_bad wing_too_long     "body_position_chords"        run "$wing" --set geometry.span=10 -o "$WORK/out"
+expect_bad stl_missing       "geometry.file"               run "$SRC/cases/ci/stl_example.yaml" --set geometry.file=nope.stl -o "$WORK/out"
 touch "$WORK/file"
 expect_bad unwritable_output "not a directory"             run "$good" -o "$WORK/file"
 chmod 0555 "$WORK" 2>/dev/null
@@ -50,4 +56,7 @@ fi
 chmod 0755 "$WORK"
 expect_bad check_bad         "did you mean"                check "$WORK/typo.yaml"
 "$BIN" check "$good" >/dev/null 2>&1 || { echo "FAIL check on the default case"; fail=1; }
+for c in wing_naca0012_ar4 wing_naca2412_swept stl_example; do
+  "$BIN" check "$SRC/cases/ci/$c.yaml" >/dev/null 2>&1 || { echo "FAIL check on cases/ci/$c.yaml"; fail=1; }
+done
 exit $fail

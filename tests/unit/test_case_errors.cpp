@@ -136,9 +136,9 @@ TEST(CaseErrors, KeyInTheWrongSectionNamesItsHome) {
 
 TEST(CaseErrors, UnknownKeyWithNothingCloseSaysWhereToLook) {
   TempDir dir;
-  const auto file = dir.write("far.yaml", sketch_with(10, "forces: {every: 10, reference_area: 1}"));
+  const auto file = dir.write("far.yaml", sketch_with(10, "forces: {every: 10, lift_slope: 1}"));
   const std::string msg = load_error(file);
-  EXPECT_TRUE(Contains(msg, file.string() + ":10: forces.reference_area: "));
+  EXPECT_TRUE(Contains(msg, file.string() + ":10: forces.lift_slope: "));
   EXPECT_TRUE(Contains(msg, "check the spelling against the case file reference in README.md"));
   EXPECT_EQ(msg.find("Did you mean"), std::string::npos);
 }
@@ -210,7 +210,7 @@ TEST(CaseErrors, SectionThatIsNotAMapping) {
   TempDir dir;
   const auto file = dir.write("sec.yaml", sketch_with(10, "forces: 10"));
   const std::string msg = load_error(file);
-  EXPECT_TRUE(Contains(msg, file.string() + ":10: forces: expected a mapping of keys (every), got 10."));
+  EXPECT_TRUE(Contains(msg, file.string() + ":10: forces: expected a mapping of keys (every, reference_area, moment_point), got 10."));
 }
 
 TEST(CaseErrors, EmptyValueIsNothing) {

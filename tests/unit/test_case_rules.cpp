@@ -94,7 +94,7 @@ TEST(CaseRules, BadEnumListsTheAllowedValues) {
   EXPECT_TRUE(Contains(sketch_error(7, "boundaries: {lateral: free}"),
                        ":7: boundaries.lateral: expected one of slip, wall or periodic, got 'free'."));
   EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: naca5, code: \"23012\"}"),
-                       ":4: geometry.type: expected one of naca4, selig, cylinder or none, got 'naca5'. "
+                       ":4: geometry.type: expected one of naca4, selig, cylinder, wing, stl or none, got 'naca5'. "
                        "Did you mean 'naca4'?"));
 }
 
@@ -122,7 +122,7 @@ TEST(CaseRules, RequiredKeysAndSections) {
                        ":1: physics: expected a 'physics' section with at least reynolds and mach, got nothing"));
   EXPECT_TRUE(Contains(sketch_error(4, "# no geometry"), ":1: geometry: expected a 'geometry' section"));
   EXPECT_TRUE(Contains(sketch_error(4, "geometry: {code: \"0012\"}"),
-                       ":4: geometry.type: expected one of naca4, selig, cylinder or none, got nothing"));
+                       ":4: geometry.type: expected one of naca4, selig, cylinder, wing, stl or none, got nothing"));
 }
 
 TEST(CaseRules, NacaCodeWrittenAsNumberAsksForQuotes) {
