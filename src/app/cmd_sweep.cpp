@@ -90,7 +90,7 @@ void add_sweep_command(CLI::App& app, int& status) {
   cmd->add_option("--backend", a->backend, "auto (GPU when present) | cpu | cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   cmd->add_option("--out,--output,-o", a->output, "Dataset file (default: the sweep's output, else dataset.h5)");
-  cmd->add_option("--concurrent", a->concurrent, "Cases at once (default: 8 on CUDA, 1 on the CPU)")
+  cmd->add_option("--concurrent", a->concurrent, "Cases at once (default: 8 on CUDA, one per CPU thread on the CPU)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--threads", a->threads, "CPU threads in all (default: all)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--dry-run", a->dry_run, "List the cases and their splits; run nothing");

@@ -22,13 +22,18 @@ struct CudaTiming {
 class CudaSurrogate {
  public:
   virtual ~CudaSurrogate() = default;
-  // Raw points [T, 4] and params → raw outputs [T, 3]. `repeats` ≥ 1 extra passes for the timing.
-  virtual std::vector<float> forward(const std::vector<float>& points, const std::array<float, kParamFeatures>& params,
-                                     int repeats, CudaTiming* timing) = 0;
+  // Normalised points [T, 4] and the conditioning vector g [D] (network_io.hpp) → normalised outputs [T, 3].
+  // `repeats` ≥ 1 further passes for the timing.
+  virtual std::vector<float> forward_normalised(const std::vector<float>& points, const std::vector<float>& g,
+                                                int repeats, CudaTiming* timing) = 0;
   virtual std::string device() const = 0;
 };
 
 // Throws std::runtime_error when the build has no CUDA or there is no device.
 std::unique_ptr<CudaSurrogate> make_cuda_surrogate(const Model& m);
+
+// Raw points [T, 4] and params → raw outputs [T, 3] (normalisation and conditioning on the host, as forward_cpu).
+std::vector<float> forward_cuda(CudaSurrogate& s, const Model& m, const std::vector<float>& points,
+                                const std::array<float, kParamFeatures>& params, int repeats, CudaTiming* timing);
 
 }  // namespace aerolbm::surrogate

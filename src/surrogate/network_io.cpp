@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "src/surrogate/cuda_inference.hpp"
+
 namespace aerolbm::surrogate {
 
 float gelu(float x) { return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f)); }
@@ -43,6 +45,14 @@ void denormalise_outputs(const Model& m, std::vector<float>& y) {
   const std::size_t T = y.size() / kOutputs;
   for (std::size_t t = 0; t < T; ++t)
     for (int f = 0; f < kOutputs; ++f) y[t * kOutputs + f] = y[t * kOutputs + f] * m.out_std[f] + m.out_mean[f];
+}
+
+std::vector<float> forward_cuda(CudaSurrogate& s, const Model& m, const std::vector<float>& points,
+                                const std::array<float, kParamFeatures>& params, int repeats, CudaTiming* timing) {
+  std::vector<float> y = s.forward_normalised(normalise_points(m, points), condition_vector(m, normalise_params(m, params)),
+                                              repeats, timing);
+  denormalise_outputs(m, y);
+  return y;
 }
 
 }  // namespace aerolbm::surrogate

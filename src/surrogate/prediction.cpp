@@ -27,7 +27,7 @@ Prediction predict_case(const Case& c, const Model& m, const std::string& backen
   if (cuda) {
     auto s = make_cuda_surrogate(m);
     CudaTiming t;
-    p.output = s->forward(p.points, params, std::max(1, repeats), &t);
+    p.output = forward_cuda(*s, m, p.points, params, std::max(1, repeats), &t);
     p.backend = "cuda";
     p.device = s->device();
     p.seconds = t.median_seconds;

@@ -12,7 +12,7 @@ namespace aerolbm::surrogate {
 
 struct SweepOptions {
   std::string backend = "auto";  // cpu | cuda | auto
-  int concurrent = 0;            // cases at once; 0: 8 on CUDA, 1 on the CPU
+  int concurrent = 0;            // cases at once; 0: 8 on CUDA, one per CPU thread on the CPU
   int threads = 0;               // CPU threads in all (split between concurrent cases); 0: all
 };
 
