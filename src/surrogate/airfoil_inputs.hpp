@@ -15,6 +15,9 @@ namespace aerolbm::surrogate {
 
 // Points per surface of the outline used for the signed distance and the mask.
 inline constexpr int kOutlinePointsPerSide = 200;
+// Surface points of Cl/Cd from a predicted field: sweep.yaml's default surface_points (200, i.e. 100 per side),
+// so that predict integrates over the same polygon as evaluate.py does over the dataset's /surface.
+inline constexpr int kSurfacePointsPerSide = 100;
 
 // The case's NACA 4-digit section in the sample frame, counter-clockwise, 2·points_per_side points (Selig
 // order: upper surface from the trailing edge, then the lower one). Throws CaseError unless the case is naca4.

@@ -43,7 +43,8 @@ Prediction predict_case(const Case& c, const Model& m, const std::string& backen
   std::vector<std::uint8_t> mask(T);
   for (std::size_t t = 0; t < T; ++t) mask[t] = p.points[t * kPointFeatures + 3] > 0.5f ? 1 : 0;
   p.coefficients = coefficients_from_field(m.grid, p.output.data(), p.output.data() + 1, p.output.data() + 2,
-                                           kOutputs, mask.data(), p.outline, c.reynolds);
+                                           kOutputs, mask.data(), case_outline(c, kSurfacePointsPerSide),
+                                           c.reynolds);
   p.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return p;
 }
