@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   aerolbm::app::add_info_command(app, status);
   aerolbm::app::add_bench_command(app, status);
   aerolbm::app::add_compare_command(app, status);
+  aerolbm::app::add_sweep_command(app, status);
+  aerolbm::app::add_predict_command(app, status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

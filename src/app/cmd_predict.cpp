@@ -1,0 +1,103 @@
+// aerolbm predict: a trained surrogate's flow field for a case, written as a run folder.
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "src/app/commands.hpp"
+#include "src/app/run_folder.hpp"
+#include "src/solver/backend_select.hpp"
+#include "src/surrogate/model_file.hpp"
+#include "src/surrogate/prediction.hpp"
+
+namespace aerolbm::app {
+namespace fs = std::filesystem;
+
+namespace {
+
+struct PredictArgs {
+  std::string file, model, backend = "auto", output;
+  std::vector<std::string> sets;
+  int repeats = 5;
+  bool overwrite = false;
+};
+
+void check_writable(const fs::path& dir) {
+  fs::path p = fs::absolute(dir);
+  std::error_code ec;
+  if (fs::exists(p, ec) && !fs::is_directory(p, ec))
+    throw CaseError("--out " + dir.string() + ": exists and is not a directory. Choose another --out.");
+  while (!fs::exists(p, ec)) p = p.parent_path();
+  if (!fs::is_directory(p, ec) || access(p.c_str(), W_OK | X_OK) != 0)
+    throw CaseError("--out " + dir.string() + ": " + p.string() + " is not writable. Choose a writable --out folder.");
+}
+
+int predict(const PredictArgs& a) {
+  Case c = load_case(a.file, a.sets);
+  const surrogate::Model m = surrogate::load_model(a.model);
+  if (a.backend == "cuda" && cuda_device_count() == 0)
+    throw BackendUnavailable("--backend cuda: no usable CUDA device (" + cuda_device_summary() +
+                                  "). Use --backend cpu or auto.");
+  const fs::path out = a.output.empty() ? fs::path("runs") / (c.name + "_predicted") : fs::path(a.output);
+  check_writable(out);
+  if (!a.overwrite) {
+    const auto found = run_outputs_in(out);
+    if (!found.empty()) {
+      std::string list;
+      for (const auto& f : found) list += (list.empty() ? "" : ", ") + f;
+      throw CaseError("--out " + out.string() + " already holds a run (" + list +
+                      "). Use --overwrite to replace it, or choose another --out.");
+    }
+  }
+  spdlog::info("model {}: d_model {}, {} heads, {} layers, sample grid {} x {} ({} tokens)", a.model, m.d_model,
+               m.heads, m.layers, m.grid.nx, m.grid.ny, m.grid.points());
+  const surrogate::Prediction p = surrogate::predict_case(c, m, a.backend, a.repeats);
+  fs::create_directories(out);
+  RunFolderLock lock(out);
+  if (a.overwrite) remove_run_outputs(out);
+  surrogate::write_prediction(out, c, a.model, p);
+  spdlog::info("predicted on {} ({}): inference {:.3g} s{}; Cl {:.4f}, Cd {:.4f} (from the field)", p.backend,
+               p.device, p.seconds,
+               p.backend == "cuda" ? fmt::format(" (median of {} device-timed passes; first {:.3g} s)", a.repeats,
+                                                 p.first_seconds)
+                                   : std::string(),
+               p.coefficients.cl, p.coefficients.cd);
+  spdlog::info("wrote {}/summary.json, case.yaml, fields (.h5/.xdmf, .pvd/.vti)", out.string());
+  return kOk;
+}
+
+}  // namespace
+
+void add_predict_command(CLI::App& app, int& status) {
+  auto* cmd = app.add_subcommand("predict", "Predict a case's flow field with a trained surrogate model");
+  auto a = std::make_shared<PredictArgs>();
+  cmd->add_option("case", a->file, "Case file (YAML, geometry.type naca4)")->required();
+  cmd->add_option("--model", a->model, "Model file (model.h5 from postprocess/surrogate/export.py)")->required();
+  cmd->add_option("--backend", a->backend, "auto (GPU when present) | cpu | cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd->add_option("--out,--output,-o", a->output, "Output folder (default: runs/<case name>_predicted)");
+  cmd->add_option("--set", a->sets, "Override a case key: key.path=value (repeatable)");
+  cmd->add_option("--repeats", a->repeats, "CUDA: timed passes after the first (median reported)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_flag("--overwrite", a->overwrite, "Replace the outputs already in the output folder");
+  cmd->callback([&status, a]() {
+    try {
+      status = predict(*a);
+    } catch (const CaseError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      status = kBadInput;
+    } catch (const surrogate::ModelFileError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      status = kBadInput;
+    } catch (const BackendUnavailable& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      status = kBadInput;
+    } catch (const std::exception& e) {
+      std::cerr << "error: predict failed: " << e.what() << "\n";
+      status = kRunFailure;
+    }
+  });
+}
+
+}  // namespace aerolbm::app

@@ -1,0 +1,113 @@
+// aerolbm sweep: a parameter sweep of 2D NACA sections into one dataset.h5 for the surrogate.
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "src/app/commands.hpp"
+#include "src/solver/backend_select.hpp"
+#include "src/surrogate/dataset_writer.hpp"
+#include "src/surrogate/sweep_runner.hpp"
+
+namespace aerolbm::app {
+namespace fs = std::filesystem;
+
+namespace {
+
+struct SweepArgs {
+  std::string file, backend = "auto", output;
+  int concurrent = 0, threads = 0;
+  bool dry_run = false;
+};
+
+int sweep(const SweepArgs& a) {
+  const surrogate::SweepSpec s = surrogate::read_sweep(a.file);
+  const auto cases = surrogate::expand_sweep(s);
+  if (cases.empty()) throw CaseError(a.file + ": the sweep expands to no cases. Give count >= 1 or values.");
+  const std::vector<Case> built = surrogate::build_sweep_cases(s, cases);
+  const fs::path out = a.output.empty() ? fs::path(s.output) : fs::path(a.output);
+  {
+    std::error_code ec;
+    const fs::path folder = fs::absolute(out).parent_path();
+    if (fs::is_directory(out, ec))
+      throw CaseError("--out " + out.string() + " is a folder; give the dataset's file name, e.g. dataset.h5.");
+    if (!fs::is_directory(folder, ec) || access(folder.c_str(), W_OK | X_OK) != 0)
+      throw CaseError("--out " + out.string() + ": the folder " + folder.string() +
+                      " does not exist or is not writable. Create it or choose another --out.");
+  }
+  if (a.backend == "cuda" && cuda_device_count() == 0)
+    throw BackendUnavailable("--backend cuda: no usable CUDA device (" + cuda_device_summary() +
+                             "). Use --backend cpu or auto.");
+  int counts[3] = {0, 0, 0};
+  for (const auto& c : cases) ++counts[c.split];
+  spdlog::info("sweep {}: {} cases ({} train, {} test, {} angle-of-attack extrapolation) from {}", a.file,
+               cases.size(), counts[0], counts[1], counts[2], s.base_case.string());
+  if (a.dry_run) {
+    for (std::size_t i = 0; i < cases.size(); ++i)
+      std::cout << i << " " << cases[i].code << " aoa " << cases[i].params[3] << " Re " << cases[i].params[4]
+                << " split " << cases[i].split << "\n";
+    return kOk;
+  }
+  surrogate::SweepOptions opt;
+  opt.backend = a.backend;
+  opt.concurrent = a.concurrent;
+  opt.threads = a.threads;
+  std::string backend;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto results = surrogate::run_sweep(s, built, opt, &backend);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::size_t ok = 0;
+  double solver = 0;
+  for (const auto& r : results)
+    if (r.ok) {
+      ++ok;
+      solver += r.seconds;
+    }
+  if (ok == 0) {
+    std::cerr << "error: every case of the sweep failed (first: " << results.front().error
+              << "); nothing written.\n";
+    return kRunFailure;
+  }
+  surrogate::write_dataset(out, s, cases, results, backend);
+  spdlog::info("wrote {}: {} cases in {:.1f} s wall ({:.1f} s of solver time, {:.2f} s per case on average)",
+               out.string(), ok, wall, solver, solver / double(ok));
+  if (ok < results.size()) {
+    spdlog::error("{} of {} cases failed and are not in the dataset (attribute failed_cases lists them)",
+                  results.size() - ok, results.size());
+    return kRunFailure;
+  }
+  return kOk;
+}
+
+}  // namespace
+
+void add_sweep_command(CLI::App& app, int& status) {
+  auto* cmd = app.add_subcommand("sweep", "Run a parameter sweep of NACA sections into a surrogate dataset");
+  auto a = std::make_shared<SweepArgs>();
+  cmd->add_option("sweep", a->file, "Sweep file (YAML, postprocess/surrogate/SCHEMA.md)")->required();
+  cmd->add_option("--backend", a->backend, "auto (GPU when present) | cpu | cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  cmd->add_option("--out,--output,-o", a->output, "Dataset file (default: the sweep's output, else dataset.h5)");
+  cmd->add_option("--concurrent", a->concurrent, "Cases at once (default: 8 on CUDA, one per CPU thread on the CPU)")
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--threads", a->threads, "CPU threads in all (default: all)")->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--dry-run", a->dry_run, "List the cases and their splits; run nothing");
+  cmd->callback([&status, a]() {
+    try {
+      status = sweep(*a);
+    } catch (const CaseError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      status = kBadInput;
+    } catch (const BackendUnavailable& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      status = kBadInput;
+    } catch (const std::exception& e) {
+      std::cerr << "error: sweep failed: " << e.what() << "\n";
+      status = kRunFailure;
+    }
+  });
+}
+
+}  // namespace aerolbm::app

@@ -1,0 +1,27 @@
+#pragma once
+// The CPU reference forward pass (plain C++ with OpenMP, fp32 storage, fp32 accumulation in blocked loops; the
+// softmax runs in fp32 with the running maximum subtracted). Matches PyTorch's fp32 output to about 1e-6.
+#include <array>
+#include <vector>
+
+#include "src/surrogate/model.hpp"
+
+namespace aerolbm::surrogate {
+
+// Raw points [T, 4] and raw params → raw outputs u, v, Cp [T, 3]. T is points.size() / 4 (any T ≥ 1).
+std::vector<float> forward_cpu(const Model& m, const std::vector<float>& points,
+                               const std::array<float, kParamFeatures>& params);
+
+// Y [T, out] = X [T, in] · Wᵀ + b.
+void linear_cpu(const Linear& l, const float* X, float* Y, std::int64_t T);
+
+// Row-wise LayerNorm (eps 1e-5) of X [T, D] into Y.
+void layer_norm_cpu(const LayerNormWeights& n, const float* X, float* Y, std::int64_t T, int D);
+
+// Full softmax self-attention, heads side by side in the columns: q, k, v, out [T, H·d] row-major; head h uses
+// columns h·d .. h·d + d − 1. out = softmax(q kᵀ · scale) v per head. Plain two-pass softmax per query row: the
+// simple reference the CUDA kernels are checked against (not FlashAttention).
+void attention_cpu(const float* q, const float* k, const float* v, float* out, std::int64_t T, int H, int d,
+                   float scale);
+
+}  // namespace aerolbm::surrogate

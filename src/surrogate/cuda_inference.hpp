@@ -1,0 +1,39 @@
+#pragma once
+// The CUDA forward pass: dense layers through cuBLAS (fp32 storage, TF32-free fp32 GEMMs), LayerNorm, GELU,
+// bias and residual kernels of our own, attention through surrogate_attention_cuda (attention_cuda.hpp).
+// Plain C++ interface so that the solver side (HDF5, spdlog) never meets nvcc; implemented in src/surrogate/cuda
+// when the build has CUDA, else by cuda_inference_absent.cpp (which reports that there is none).
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/surrogate/model.hpp"
+
+namespace aerolbm::surrogate {
+
+struct CudaTiming {
+  double first_seconds = 0;   // first forward pass (cuBLAS warm-up included), device events
+  double median_seconds = 0;  // median of the following passes, device events: the figure to compare with a run
+  int repeats = 0;
+};
+
+// Weights live on the device for the object's lifetime; one stream of its own.
+class CudaSurrogate {
+ public:
+  virtual ~CudaSurrogate() = default;
+  // Normalised points [T, 4] and the conditioning vector g [D] (network_io.hpp) → normalised outputs [T, 3].
+  // `repeats` ≥ 1 further passes for the timing.
+  virtual std::vector<float> forward_normalised(const std::vector<float>& points, const std::vector<float>& g,
+                                                int repeats, CudaTiming* timing) = 0;
+  virtual std::string device() const = 0;
+};
+
+// Throws std::runtime_error when the build has no CUDA or there is no device.
+std::unique_ptr<CudaSurrogate> make_cuda_surrogate(const Model& m);
+
+// Raw points [T, 4] and params → raw outputs [T, 3] (normalisation and conditioning on the host, as forward_cpu).
+std::vector<float> forward_cuda(CudaSurrogate& s, const Model& m, const std::vector<float>& points,
+                                const std::array<float, kParamFeatures>& params, int repeats, CudaTiming* timing);
+
+}  // namespace aerolbm::surrogate

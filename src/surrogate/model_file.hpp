@@ -1,0 +1,24 @@
+#pragma once
+// Reads and checks a model.h5 (postprocess/surrogate/SCHEMA.md, format aerolbm-surrogate, version 1): format and
+// version first, then every attribute, every dataset and every shape, before any inference runs.
+#include <filesystem>
+#include <stdexcept>
+
+#include "src/surrogate/model.hpp"
+
+namespace aerolbm::surrogate {
+
+// A model file that cannot be used (missing, not HDF5, wrong format or version, a missing dataset or attribute,
+// a wrong shape, non-finite weights): bad input, exit status 2. The message names the file, the object, what was
+// expected, what was found and what to do.
+class ModelFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr const char* kModelFormat = "aerolbm-surrogate";
+inline constexpr int kModelVersion = 1;
+
+Model load_model(const std::filesystem::path& file);
+
+}  // namespace aerolbm::surrogate

@@ -1,0 +1,159 @@
+#include "src/surrogate/prediction.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include "kernels/backend.hpp"
+#include "src/io/atomic_file.hpp"
+#include "src/io/field_writer.hpp"
+#include "src/io/json.hpp"
+#include "src/surrogate/airfoil_inputs.hpp"
+#include "src/surrogate/cpu_inference.hpp"
+#include "src/surrogate/cuda_inference.hpp"
+
+namespace aerolbm::surrogate {
+
+Prediction predict_case(const Case& c, const Model& m, const std::string& backend, int repeats) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Prediction p;
+  p.grid = m.grid;
+  p.outline = case_outline(c);
+  p.points = point_features(m.grid, p.outline);
+  p.params = case_params(c);
+  std::array<float, kParamFeatures> params{};
+  for (int f = 0; f < kParamFeatures; ++f) params[f] = float(p.params[f]);
+
+  const bool cuda = backend == "cuda" || (backend == "auto" && cuda_device_count() > 0);
+  if (cuda) {
+    auto s = make_cuda_surrogate(m);
+    CudaTiming t;
+    p.output = forward_cuda(*s, m, p.points, params, std::max(1, repeats), &t);
+    p.backend = "cuda";
+    p.device = s->device();
+    p.seconds = t.median_seconds;
+    p.first_seconds = t.first_seconds;
+  } else {
+    const auto a = std::chrono::steady_clock::now();
+    p.output = forward_cpu(m, p.points, params);
+    p.seconds = p.first_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
+    p.backend = "cpu";
+    p.device = "host CPU (OpenMP)";
+  }
+  const std::size_t T = std::size_t(m.grid.points());
+  std::vector<std::uint8_t> mask(T);
+  for (std::size_t t = 0; t < T; ++t) mask[t] = p.points[t * kPointFeatures + 3] > 0.5f ? 1 : 0;
+  p.coefficients = coefficients_from_field(m.grid, p.output.data(), p.output.data() + 1, p.output.data() + 2,
+                                           kOutputs, mask.data(), case_outline(c, kSurfacePointsPerSide),
+                                           c.reynolds);
+  p.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return p;
+}
+
+GridInfo prediction_grid(const SampleGrid& g) {
+  GridInfo gi;
+  gi.nx = g.nx;
+  gi.ny = g.ny;
+  gi.nz = 1;
+  gi.origin = {g.x0, g.y0, 0.0};
+  gi.spacing = {g.dx(), g.dy(), std::min(g.dx(), g.dy())};
+  return gi;
+}
+
+Frame prediction_frame(const Prediction& p) {
+  const SampleGrid& g = p.grid;
+  const std::size_t T = std::size_t(g.points());
+  Frame f;
+  f.velocity.resize(3 * T);
+  f.pressure.resize(T);
+  f.mask.resize(T);
+  for (std::size_t t = 0; t < T; ++t) {
+    const bool solid = p.points[t * kPointFeatures + 3] > 0.5f;
+    f.mask[t] = solid ? 1 : 0;
+    // As in a run's frames: no velocity inside the body. Cp stays as predicted there (a run writes 0).
+    f.velocity[3 * t + 0] = solid ? 0.0f : p.output[t * kOutputs + 0];
+    f.velocity[3 * t + 1] = solid ? 0.0f : p.output[t * kOutputs + 1];
+    f.velocity[3 * t + 2] = 0.0f;
+    f.pressure[t] = solid ? 0.0f : p.output[t * kOutputs + 2];
+  }
+  // Vorticity ω·L/U = ∂v/∂x − ∂u/∂y: central differences between fluid points, one-sided next to the body and
+  // the grid's edges (as frame_builder does for a run).
+  f.vorticity.assign(T, 0.0f);
+  f.vorticity_components = 1;
+  const auto solid = [&](int i, int j) { return f.mask[std::size_t(j) * g.nx + i] != 0; };
+  const auto d = [&](int i, int j, int comp, int axis) -> double {
+    const int di = axis == 0, dj = axis == 1;
+    const double h = axis == 0 ? g.dx() : g.dy();
+    const auto val = [&](int a, int b) { return double(f.velocity[3 * (std::size_t(b) * g.nx + a) + comp]); };
+    const bool lo = (axis == 0 ? i > 0 : j > 0) && !solid(i - di, j - dj);
+    const bool hi = (axis == 0 ? i + 1 < g.nx : j + 1 < g.ny) && !solid(i + di, j + dj);
+    if (lo && hi) return (val(i + di, j + dj) - val(i - di, j - dj)) / (2 * h);
+    if (hi) return (val(i + di, j + dj) - val(i, j)) / h;
+    if (lo) return (val(i, j) - val(i - di, j - dj)) / h;
+    return 0.0;
+  };
+  for (int j = 0; j < g.ny; ++j)
+    for (int i = 0; i < g.nx; ++i)
+      if (!solid(i, j)) f.vorticity[std::size_t(j) * g.nx + i] = float(d(i, j, 1, 0) - d(i, j, 0, 1));
+  return f;
+}
+
+void write_prediction(const std::filesystem::path& dir, const Case& c, const std::filesystem::path& model_file,
+                      const Prediction& p) {
+  write_file_atomically(dir / "case.yaml", c.yaml_text + "\n");
+  Attributes attrs;
+  attrs.numbers = {{"reynolds", c.reynolds}, {"mach", c.mach}, {"angle_of_attack_deg", c.angle_of_attack_deg}};
+  attrs.strings = {{"case", c.name},
+                   {"source", "surrogate prediction (aerolbm predict)"},
+                   {"model", model_file.string()},
+                   {"length_unit", "reference length (chord or diameter)"},
+                   {"time_unit", "convective time L/U"}};
+  const GridInfo grid = prediction_grid(p.grid);
+  Frame frame = prediction_frame(p);
+  for (const auto& fmt : c.formats) {
+    if (fmt == "hdf5") make_hdf5_writer(dir, grid, attrs)->write(frame);
+    if (fmt == "vtk") make_vtk_writer(dir, grid, attrs)->write(frame);
+  }
+
+  Json s = Json::object();
+  s.set("case", c.name);
+  s.set("description", c.description);
+  s.set("status", "complete");
+  s.set("kind", "prediction");
+  s.set("backend", p.backend);
+  s.set("device", p.device);
+  s.set("model", std::filesystem::absolute(model_file).string());
+  Json g = Json::object();
+  g.set("nx", p.grid.nx);
+  g.set("ny", p.grid.ny);
+  g.set("nz", 1);
+  g.set("cells", p.grid.points());
+  g.set("x", Json(Json::Array{Json(p.grid.x0), Json(p.grid.x1)}));
+  g.set("y", Json(Json::Array{Json(p.grid.y0), Json(p.grid.y1)}));
+  s.set("grid", g);
+  Json params = Json::object();
+  const char* names[kParamFeatures] = {"camber", "camber_position", "thickness", "aoa_deg", "reynolds"};
+  for (int f = 0; f < kParamFeatures; ++f) params.set(names[f], p.params[f]);
+  s.set("parameters", params);
+  s.set("reynolds", c.reynolds);
+  s.set("mach", c.mach);
+  s.set("angle_of_attack_deg", c.angle_of_attack_deg);
+  s.set("steps", 0);
+  s.set("frames", 1);
+  s.set("inference_time_s", p.seconds);
+  s.set("inference_first_pass_s", p.first_seconds);
+  s.set("wall_time_s", p.wall_seconds);
+  Json co = Json::object();
+  co.set("method", "from the predicted field: surface pressure + one-sided wall shear (postprocess/surrogate/"
+                   "SCHEMA.md, 'Cl and Cd from a field')");
+  co.set("cd_mean", p.coefficients.cd);
+  co.set("cl_mean", p.coefficients.cl);
+  co.set("cd_final", p.coefficients.cd);
+  co.set("cl_final", p.coefficients.cl);
+  co.set("cd_pressure", p.coefficients.cd_p);
+  co.set("cl_pressure", p.coefficients.cl_p);
+  co.set("strouhal", nullptr);
+  s.set("coefficients", co);
+  write_json_atomically(dir / "summary.json", s);
+}
+
+}  // namespace aerolbm::surrogate

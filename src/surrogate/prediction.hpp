@@ -1,0 +1,43 @@
+#pragma once
+// `aerolbm predict` without the command line: a case + a model → the predicted fields, Cl and Cd, and a run
+// folder with the same files as `aerolbm run` (fields.h5 + fields.xdmf, fields.pvd + vtk/*.vti, summary.json,
+// case.yaml) on the model's sample grid, so ParaView opens a prediction exactly like a simulation.
+#include <array>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "src/case/case.hpp"
+#include "src/geometry/polygon2d.hpp"
+#include "src/io/frame.hpp"
+#include "src/surrogate/field_sampling.hpp"
+#include "src/surrogate/model.hpp"
+
+namespace aerolbm::surrogate {
+
+struct Prediction {
+  SampleGrid grid;
+  std::vector<float> points;                    // raw inputs [T, 4]
+  std::array<double, kParamFeatures> params{};  // raw params
+  std::vector<float> output;                    // u, v, Cp [T, 3]
+  std::vector<Point2> outline;                  // the section in the sample frame
+  FieldCoefficients coefficients;
+  std::string backend, device;
+  double seconds = 0;        // inference time: CPU wall clock, CUDA median of device-timed passes
+  double first_seconds = 0;  // the first pass (CUDA: cuBLAS start-up included)
+  double wall_seconds = 0;   // inputs, upload, every pass and download
+};
+
+// backend: cpu | cuda | auto (CUDA when a device is there). repeats: timed passes after the first (CUDA).
+// Throws CaseError for a case the surrogate cannot take (not naca4).
+Prediction predict_case(const Case& c, const Model& m, const std::string& backend, int repeats = 5);
+
+// The prediction as an output frame on the sample grid (velocity, Cp, vorticity, mask), and its grid.
+Frame prediction_frame(const Prediction& p);
+GridInfo prediction_grid(const SampleGrid& g);
+
+// Writes fields (in the case's output.formats), case.yaml and summary.json into `dir` (which must exist).
+void write_prediction(const std::filesystem::path& dir, const Case& c, const std::filesystem::path& model_file,
+                      const Prediction& p);
+
+}  // namespace aerolbm::surrogate

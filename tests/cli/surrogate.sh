@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# aerolbm predict and aerolbm sweep from the command line: bad model and sweep files exit 2 with a message that
+# names what is wrong and write nothing; a good (random) model writes a run folder like `aerolbm run`.
+set -u
+SRC=$1
+BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
+PY=/usr/bin/python3
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fail=0
+case_file=$SRC/cases/naca2412_re1000_aoa4.yaml
+[ -f "$case_file" ] || case_file=$SRC/cases/naca0012_re1000_aoa5.yaml
+
+expect_bad() {  # name, expected substring, args...
+  local name=$1 want=$2
+  shift 2
+  local out rc
+  out=$("$BIN" "$@" 2>&1)
+  rc=$?
+  if [ $rc -ne 2 ]; then echo "FAIL $name: exit status $rc, expected 2"; echo "$out"; fail=1; return; fi
+  if ! grep -qiF -- "$want" <<<"$out"; then echo "FAIL $name: message lacks '$want':"; echo "$out"; fail=1; return; fi
+  if [ -e "$WORK/out" ] || [ -e "$WORK/ds.h5" ]; then echo "FAIL $name: output written"; fail=1; rm -rf "$WORK/out" "$WORK/ds.h5"; return; fi
+  echo "ok   $name"
+}
+
+# Bad model files (no Python needed).
+expect_bad "predict: no model file" "no file" predict "$case_file" --model "$WORK/absent.h5" --out "$WORK/out"
+echo "junk" > "$WORK/junk.h5"
+expect_bad "predict: not HDF5" "not an HDF5 file" predict "$case_file" --model "$WORK/junk.h5" --out "$WORK/out"
+# Bad sweep files.
+printf 'format: aerolbm-sweep\nversion: 1\nbase_case: %s\nsampling: random\ncount: 2\nparameters:\n  camber: {values: [0.0]}\n  camber_position: {values: [0.4]}\n  thickness: {values: [0.085]}\n  aoa_deg: {range: [0, 4]}\n  reynolds: {values: [500]}\nsplit: {test_fraction: 0.5}\n' "$SRC/cases/naca0012_re1000_aoa5.yaml" > "$WORK/bad_sweep.yaml"
+expect_bad "sweep: off-table thickness" "bad_sweep.yaml:9" sweep "$WORK/bad_sweep.yaml" --out "$WORK/ds.h5" --backend cpu
+sed 's/^sampling: random/sampling: randm/' "$WORK/bad_sweep.yaml" > "$WORK/bad2.yaml"
+expect_bad "sweep: bad choice" "did you mean 'random'" sweep "$WORK/bad2.yaml" --out "$WORK/ds.h5" --backend cpu
+
+"$PY" "$SRC/tests/surrogate/write_random_model.py" "$WORK/model.h5"
+rc=$?
+if [ $rc -eq 77 ]; then echo "SKIPPED (numpy/h5py missing): the predict runs"; exit $fail; fi
+[ $rc -eq 0 ] || { echo "FAIL: could not write the test model"; exit 1; }
+"$PY" - "$WORK/model.h5" "$WORK/v2.h5" "$WORK/noq.h5" <<'PYEOF'
+import shutil, sys, h5py
+shutil.copy(sys.argv[1], sys.argv[2]); shutil.copy(sys.argv[1], sys.argv[3])
+with h5py.File(sys.argv[2], "r+") as f: f.attrs["version"] = 2
+with h5py.File(sys.argv[3], "r+") as f: del f["weights/blocks.1.q.W"]
+PYEOF
+expect_bad "predict: wrong version" "version 2" predict "$case_file" --model "$WORK/v2.h5" --out "$WORK/out"
+expect_bad "predict: missing dataset" "/weights/blocks.1.q.W" predict "$case_file" --model "$WORK/noq.h5" --out "$WORK/out"
+
+# A good model: the run folder of `aerolbm run`, with the prediction's Cl/Cd and inference time.
+if "$BIN" predict "$case_file" --model "$WORK/model.h5" --backend cpu --out "$WORK/pred" > "$WORK/log" 2>&1; then
+  for f in summary.json case.yaml fields.h5 fields.xdmf fields.pvd; do
+    [ -e "$WORK/pred/$f" ] || { echo "FAIL predict: $f missing"; fail=1; }
+  done
+  "$PY" - "$WORK/pred" <<'PYEOF' || fail=1
+import json, math, sys, h5py
+s = json.load(open(sys.argv[1] + "/summary.json"))
+assert s["kind"] == "prediction" and s["backend"] == "cpu", s
+for k in ("cl_mean", "cd_mean"):
+    assert math.isfinite(s["coefficients"][k]), s
+assert s["inference_time_s"] > 0 and s["grid"]["nx"] == 24 and s["grid"]["ny"] == 12, s
+with h5py.File(sys.argv[1] + "/fields.h5") as f:
+    g = f[sorted(k for k in f.keys() if k.startswith("frame_"))[0]]
+    names = set(g.keys())
+    assert {"velocity", "pressure", "mask"} <= names, names
+    assert g["pressure"].shape[-2:] == (12, 24), g["pressure"].shape
+print("ok   predict run folder")
+PYEOF
+  # The folder is not overwritten without --overwrite.
+  expect_bad "predict: folder holds a run" "--overwrite" predict "$case_file" --model "$WORK/model.h5" --backend cpu --out "$WORK/pred"
+else
+  echo "FAIL predict with a good model:"; cat "$WORK/log"; fail=1
+fi
+exit $fail
