@@ -1,6 +1,8 @@
 # Relocatable bundle: `cmake --install build --prefix DIR` puts aerolbm (and the GPU test binaries) in DIR/bin and
 # every non-system shared library they load in DIR/lib; the binaries find them through RPATH $ORIGIN/../lib.
-# The host that runs the bundle needs only glibc, libstdc++ and, for the CUDA backend, the NVIDIA driver.
+# The host that runs the bundle needs only glibc, libstdc++ and, for the CUDA backend, the NVIDIA driver; the
+# surrogate's CUDA path also needs cuBLAS (600 MB, far beyond what a bundle should carry) from the host's CUDA
+# toolkit: run with LD_LIBRARY_PATH=/usr/local/cuda/lib64 there.
 set(AEROLBM_BUNDLE_TARGETS aerolbm)
 foreach(t gpu_tests validation_tests)
   if(TARGET ${t})
@@ -20,7 +22,7 @@ install(CODE "
     RESOLVED_DEPENDENCIES_VAR _deps
     UNRESOLVED_DEPENDENCIES_VAR _missing
     PRE_EXCLUDE_REGEXES
-      [[^(ld-linux|libc|libm|libdl|librt|libpthread|libresolv|libutil|libstdc\\+\\+|libgcc_s|libcuda|libnvidia)[.-].*]]
+      [[^(ld-linux|libc|libm|libdl|librt|libpthread|libresolv|libutil|libstdc\\+\\+|libgcc_s|libcuda|libnvidia|libcublas|libcublasLt)[.-].*]]
       [[^linux-vdso.*]]
     POST_EXCLUDE_REGEXES [[^/lib64/ld-linux.*]])
   foreach(_lib IN LISTS _deps)

@@ -25,4 +25,16 @@ for spec in pull:memcheck pull:initcheck aa:memcheck aa:initcheck tiled:memcheck
   echo "$kernel $precision $tool: exit $rc ${summary:-}"
   if [ $rc -ne 0 ]; then failed=1; tail -n 30 "$log"; fi
 done
+# 3D: the mesh voxeliser kernel, the D3Q19 kernels with the Smagorinsky model, per-cell wall forces (moments,
+# spanwise loads) and the surface output, on the CI wing.
+for tool in memcheck initcheck; do
+  log="$WORK/wing_$tool.log"
+  rc=0
+  "$SAN" --tool "$tool" --error-exitcode 9 "$BIN" run "$SRC/cases/ci/wing_naca0012_ar4.yaml" --backend cuda \
+    --steps 10 -o "$WORK/run_wing_$tool" --set output.every=5 --set forces.every=5 \
+    --set lattice.les.model=smagorinsky > "$log" 2>&1 || rc=$?
+  summary=$(grep -E "ERROR SUMMARY" "$log" | tail -n 1)
+  echo "wing D3Q19 les $tool: exit $rc ${summary:-}"
+  if [ $rc -ne 0 ]; then failed=1; tail -n 30 "$log"; fi
+done
 [ $failed = 0 ] && echo "compute-sanitizer: no errors" || { echo "FAIL: compute-sanitizer reported errors"; exit 1; }
