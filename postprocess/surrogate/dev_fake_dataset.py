@@ -2,6 +2,7 @@
 scripts before `aerolbm sweep` exists. No committed test uses it; real datasets come from `aerolbm sweep`.
 
     python3 dev_fake_dataset.py OUT.h5 [--cases 24] [--nx 32 --ny 16] [--seed 0]
+    python3 dev_fake_dataset.py OUT.h5 --sweep SWEEP.yaml    cases, split and sample grid from a sweep file
 
 Geometry (NACA 4-digit polygon, mask, signed distance) is real; the flow is a smooth made-up potential-flow-like
 field (free stream + bound vortex + doublet, damped near the wall, a wake deficit) so that fields vary with the
@@ -63,6 +64,7 @@ def main():
     ap.add_argument("--nx", type=int, default=32)
     ap.add_argument("--ny", type=int, default=16)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--sweep", help="take cases, split, sample grid and surface_points from this sweep.yaml")
     a = ap.parse_args()
     rng = np.random.default_rng(a.seed)
     nx, ny, x0, x1, y0, y1 = a.nx, a.ny, -1.0, 3.0, -1.0, 1.0
@@ -83,13 +85,25 @@ def main():
         split[k] = 2 if k >= n else (1 if rng.uniform() < 0.2 else 0)
     if not np.any(split == 1):
         split[0] = 1
-    N, S = len(params), 200
+    S = 200
+    if a.sweep:
+        from sweep_spec import expand, load
+        sw = load(a.sweep)
+        params, split = expand(sw)
+        g = sw.get("sample_grid", {})
+        nx, ny = g.get("nx", 128), g.get("ny", 64)
+        (x0, x1), (y0, y1) = g.get("x", [-1.0, 3.0]), g.get("y", [-1.0, 1.0])
+        grid = Grid(nx, ny, x0, x1, y0, y1)
+        gx, gy = np.meshgrid(np.linspace(x0, x1, nx), np.linspace(y0, y1, ny))
+        px, py = gx.reshape(-1), gy.reshape(-1)
+        S = 2 * (int(sw.get("surface_points", 200)) // 2)
+    N = len(params)
     f = {k: np.zeros((N, ny, nx), np.float32) for k in ("u", "v", "p", "sdf")}
     mask = np.zeros((N, ny, nx), np.uint8)
     sxs, sys_, scp = (np.zeros((N, S), np.float32) for _ in range(3))
     cl, cd = np.zeros(N), np.zeros(N)
     for k, (m, p, t, aoa, re) in enumerate(params):
-        cx, cy = place(*naca4(m, p, t), aoa)
+        cx, cy = place(*naca4(m, p, t, S // 2), aoa)
         inside = Path(np.stack([cx, cy], 1)).contains_points(np.stack([px, py], 1))
         sdf = signed_distance(px, py, cx, cy, inside)
         gam = math.pi * (math.radians(aoa) + 2.5 * m)  # circulation ~ thin-airfoil lift / 2

@@ -11,14 +11,14 @@ POINT_FEATURES = 4  # x, y, sdf, mask
 PARAM_FEATURES = 5  # camber, camber_position, thickness, aoa_deg, log10(reynolds)
 OUTPUTS = 3  # u, v, p
 
-_HAS_SDPA = hasattr(F, "scaled_dot_product_attention")
+HAS_SDPA = hasattr(F, "scaled_dot_product_attention")
 
 
 def attention(q, k, v, use_sdpa=None, query_chunk=2048):
     """Full softmax attention, q/k/v [B, H, T, d], scale 1/sqrt(d). The explicit path works on chunks of queries
     so that an 8192-token grid on the CPU never holds more than B*H*query_chunk*T scores at once."""
     if use_sdpa is None:
-        use_sdpa = _HAS_SDPA
+        use_sdpa = HAS_SDPA
     if use_sdpa:
         return F.scaled_dot_product_attention(q, k, v)
     scale = 1.0 / math.sqrt(q.shape[-1])

@@ -132,6 +132,7 @@ def main(argv=None):
     budget = cfg["max_minutes"] * 60.0
     t0 = time.perf_counter() - elapsed_before
     test_loss = float("nan")
+    last_elapsed = elapsed_before
     for epoch in range(start_epoch, epochs):
         model.train()
         g = torch.Generator(device="cpu")
@@ -171,9 +172,12 @@ def main(argv=None):
               f"{elapsed:7.1f} s", flush=True)
         # Keep within max_minutes: shrink (never grow) the epoch count from the measured pace; the cosine
         # schedule follows the new total.
-        per_epoch = elapsed / (done - start_epoch) if done > start_epoch else elapsed
-        if done < epochs and elapsed + per_epoch * (epochs - done) > budget:
-            new_epochs = max(done + 1, int(budget / max(per_epoch, 1e-9)))
+        # The pace is the latest epoch's (the first one carries start-up costs: CUDA context, kernel choice).
+        per_epoch = elapsed - last_elapsed
+        last_elapsed = elapsed
+        if done < epochs and (done - start_epoch >= 2 or elapsed > budget) and \
+                elapsed + per_epoch * (epochs - done) > budget:
+            new_epochs = max(done + 1, done + int((budget - elapsed) / max(per_epoch, 1e-9)))
             if new_epochs < epochs:
                 print(f"note: {per_epoch:.2f} s per epoch; epochs reduced from {epochs} to {new_epochs} to stay "
                       f"within max_minutes {cfg['max_minutes']}", flush=True)
