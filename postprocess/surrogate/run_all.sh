@@ -24,7 +24,9 @@ log() { echo "== $(date -u +%H:%M:%S) $*" | tee -a "$LOG"; }
 log "preflight: $PYTHON with torch, numpy, h5py; $AEROLBM with sweep"
 "$PYTHON" -c "import torch, numpy, h5py; print('torch', torch.__version__, 'cuda', torch.cuda.is_available(),
 torch.cuda.get_device_name(0) if torch.cuda.is_available() else '')" 2>&1 | tee -a "$LOG"
-"$AEROLBM" sweep --help > /dev/null || { log "error: $AEROLBM has no 'sweep' subcommand"; exit 2; }
+"$PYTHON" "$HERE/check_attention.py" 2>&1 | tee -a "$LOG" || log "warning: the attention paths differ by more than 1e-5 (above)"
+sweep_help=$("$AEROLBM" sweep --help 2>&1 || true)
+grep -qE "^Usage:.*\bsweep\b" <<< "$sweep_help" || { log "error: $AEROLBM has no 'sweep' subcommand"; exit 2; }
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$LOG"
 
 DATASET=$WORK/dataset.h5

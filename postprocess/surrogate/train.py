@@ -132,7 +132,7 @@ def main(argv=None):
     budget = cfg["max_minutes"] * 60.0
     t0 = time.perf_counter() - elapsed_before
     test_loss = float("nan")
-    last_elapsed = elapsed_before
+    first_elapsed = elapsed_before
     for epoch in range(start_epoch, epochs):
         model.train()
         g = torch.Generator(device="cpu")
@@ -172,10 +172,12 @@ def main(argv=None):
               f"{elapsed:7.1f} s", flush=True)
         # Keep within max_minutes: shrink (never grow) the epoch count from the measured pace; the cosine
         # schedule follows the new total.
-        # The pace is the latest epoch's (the first one carries start-up costs: CUDA context, kernel choice).
-        per_epoch = elapsed - last_elapsed
-        last_elapsed = elapsed
-        if done < epochs and (done - start_epoch >= 2 or elapsed > budget) and \
+        # The pace is the mean over the epochs after the first (which carries start-up costs: CUDA context,
+        # kernel choice); one slow epoch (a test evaluation, a busy machine) does not cut the schedule alone.
+        if done == start_epoch + 1:
+            first_elapsed = elapsed
+        per_epoch = (elapsed - first_elapsed) / (done - start_epoch - 1) if done > start_epoch + 1 else elapsed
+        if done < epochs and (done - start_epoch >= 3 or elapsed > budget) and \
                 elapsed + per_epoch * (epochs - done) > budget:
             new_epochs = max(done + 1, done + int((budget - elapsed) / max(per_epoch, 1e-9)))
             if new_epochs < epochs:

@@ -1,5 +1,6 @@
 """The tiny dataset from the solver itself (`aerolbm sweep tiny_sweep.yaml`), made once per session."""
 import os
+import re
 import subprocess
 import sys
 
@@ -23,9 +24,11 @@ def aerolbm_with_sweep():
                 break
     if not exe or not os.access(exe, os.X_OK):
         return None, "no aerolbm binary (set AEROLBM or build into build/)"
+    # CLI11 answers `aerolbm sweep --help` with the top-level help (exit 0) when `sweep` is unknown: look for the
+    # subcommand's own usage line instead.
     r = subprocess.run([exe, "sweep", "--help"], capture_output=True, text=True)
-    if r.returncode != 0:
-        return None, f"{exe} has no 'sweep' subcommand yet (`aerolbm sweep --help` exit {r.returncode})"
+    if r.returncode != 0 or not re.search(r"^Usage:.*\bsweep\b", r.stdout, re.M):
+        return None, f"{exe} has no 'sweep' subcommand yet (`aerolbm sweep --help` shows no sweep usage)"
     return exe, r.stdout
 
 
