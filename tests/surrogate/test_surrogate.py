@@ -265,3 +265,36 @@ def test_train_evaluate_export(tiny_dataset, tmp_path):
     np.testing.assert_array_equal(mf["reference"]["points"], ds.points([k])[0])
     out = numpy_forward.forward(mf, mf["reference"]["points"], mf["reference"]["params"])
     assert numpy_forward.relative_error(out, mf["reference"]["output"]) < 1e-5
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_force_method_signs_and_convergence(reverse):
+    """coefficients.py on fields whose forces are known: a pressure falling upwards (Cp = −y) lifts the section by
+    its area (−∮Cp n ds = −∫∇Cp dA), Cp = −x pushes it downstream by its area. The samples sit up to one grid
+    spacing h off the wall, so the error is O(h): below h and halving with h. u = v = 0 adds no shear; a stream
+    along the chord line adds positive drag. Either polygon orientation gives the same numbers."""
+    from coefficients import Grid, force_coefficients
+    from dev_fake_dataset import naca4, place
+    from matplotlib.path import Path
+    cx, cy = place(*naca4(0.02, 0.4, 0.15, 100), 6.0)
+    if reverse:
+        cx, cy = cx[::-1], cy[::-1]
+    area = 0.5 * abs(np.sum(cx * np.roll(cy, -1) - np.roll(cx, -1) * cy))
+    errors = []
+    for nx in (129, 257):
+        ny = (nx + 1) // 2
+        grid = Grid(nx, ny, -1.0, 3.0, -1.0, 1.0)
+        gx, gy = np.meshgrid(np.linspace(-1, 3, nx), np.linspace(-1, 1, ny))
+        pts = np.stack([gx.ravel(), gy.ravel()], 1)
+        mask = Path(np.stack([cx, cy], 1)).contains_points(pts).reshape(gx.shape)
+        zero = np.zeros_like(gx)
+        lift = force_coefficients(zero, zero, -gy, mask, grid, cx, cy, 500.0)
+        drag = force_coefficients(zero, zero, -gx, mask, grid, cx, cy, 500.0)
+        for e in (lift["cl"] - area, lift["cd"], drag["cd"] - area, drag["cl"]):
+            assert abs(e) < grid.h, (nx, e)
+        errors.append(abs(lift["cl"] - area))
+        a = np.radians(6.0)
+        shear = force_coefficients(np.full_like(gx, np.cos(a)), np.full_like(gx, -np.sin(a)), zero, mask, grid,
+                                   cx, cy, 500.0)
+        assert shear["cd"] > 0 and shear["cd_p"] == 0
+    assert 1.6 < errors[0] / errors[1] < 2.5, errors
