@@ -69,13 +69,19 @@ def save_atomic(obj, path):
     os.replace(tmp, path)
 
 
+def load_checkpoint(path):
+    """torch.load of our own model.pt / checkpoint.pt (tensors, dicts, lists, numbers, strings). weights_only is
+    given explicitly: PyTorch 2.6+ defaults to True, and 1.13's weights-only reader cannot read Python floats."""
+    return torch.load(path, map_location="cpu", weights_only=False)
+
+
 def load_trained(path, device="cpu"):
     """(model in eval mode on device, config, norm, grid dict) from a model.pt written by train.py."""
-    ck = torch.load(path, map_location="cpu")
+    ck = load_checkpoint(path)
     model = make_model(ck["config"])
     model.load_state_dict(ck["state_dict"])
     model.to(device).eval()
-    return model, ck["config"], {k: np.asarray(v) for k, v in ck["norm"].items()}, ck["grid"]
+    return model, ck["config"], {k: np.asarray(v, np.float32) for k, v in ck["norm"].items()}, ck["grid"]
 
 
 @torch.no_grad()

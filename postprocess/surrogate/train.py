@@ -19,7 +19,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from data import Dataset, DatasetError, compute_norm  # noqa: E402
-from inference import ConfigError, load_config, normalise_inputs, pick_device, save_atomic  # noqa: E402
+from inference import ConfigError, load_checkpoint, load_config, normalise_inputs, pick_device, save_atomic  # noqa: E402
 from model import make_model  # noqa: E402
 
 
@@ -117,7 +117,7 @@ def main(argv=None):
     log_path = os.path.join(a.out, "train_log.csv")
     ck_path = os.path.join(a.out, "checkpoint.pt")
     if a.resume and os.path.exists(ck_path):
-        ck = torch.load(ck_path, map_location="cpu")
+        ck = load_checkpoint(ck_path)
         model.load_state_dict(ck["state_dict"])
         opt.load_state_dict(ck["optimizer"])
         start_epoch, step, epochs, elapsed_before = ck["epoch"], ck["step"], ck["epochs"], ck["seconds"]
@@ -133,6 +133,7 @@ def main(argv=None):
     t0 = time.perf_counter() - elapsed_before
     test_loss = float("nan")
     first_elapsed = elapsed_before
+    ep_loss, ep_n = 0.0, 0
     for epoch in range(start_epoch, epochs):
         model.train()
         g = torch.Generator(device="cpu")
@@ -192,8 +193,8 @@ def main(argv=None):
 
     seconds = time.perf_counter() - t0
     state = {k: v.detach().cpu() for k, v in model.state_dict().items()}
-    save_atomic({"state_dict": state, "config": cfg, "norm": norm, "grid": grid,
-                 "dataset": os.path.abspath(a.dataset)}, os.path.join(a.out, "model.pt"))
+    save_atomic({"state_dict": state, "config": cfg, "norm": {k: [float(x) for x in v] for k, v in norm.items()},
+                 "grid": grid, "dataset": os.path.abspath(a.dataset)}, os.path.join(a.out, "model.pt"))
     summary = {"device": str(device), "torch": torch.__version__, "bf16": amp, "parameters": n_params,
                "epochs_planned": cfg["epochs"], "epochs_run": epochs, "steps": step, "seconds": round(seconds, 2),
                "train_cases": int(len(train_idx)), "test_cases": int(len(test_idx)), "train_tokens": tokens,
