@@ -12,8 +12,11 @@ jobs=${AEROLBM_JOBS:-$(nproc)}
 packages=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libhdf5-dev libvtk9-dev libcli11-dev
           libspdlog-dev libfmt-dev libgtest-dev python3 python3-numpy python3-h5py python3-matplotlib)
 # The tests also run the plotting scripts (pytest) and ParaView offscreen (Debian's ParaView renders through X),
-# and fuzz (scripts/fuzz.sh): clang with the libFuzzer/ASan runtimes, llvm-symbolizer for readable traces.
-if [ "$mode" = test ]; then packages+=(python3-pytest xvfb xauth clang libclang-rt-14-dev llvm-14); fi
+# and fuzz (scripts/fuzz.sh): clang with the libFuzzer/ASan runtimes, llvm-symbolizer for readable traces; the
+# surrogate training test (tests/surrogate) trains on the CPU with Debian's PyTorch and reads sweep files with yaml.
+if [ "$mode" = test ]; then
+  packages+=(python3-pytest xvfb xauth clang libclang-rt-14-dev llvm-14 python3-torch python3-yaml)
+fi
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 updated=no
