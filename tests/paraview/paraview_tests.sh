@@ -35,4 +35,9 @@ pvcheck() {
 }
 pvcheck "$WORK/run" "$WORK/expected.json" "$WORK/images"
 pvcheck state "$WORK/run" "$WORK/images"
+# 3D: the CI wing (surface Cp polydata, Q-criterion iso-surface) through postprocess/paraview/render_wing.py.
+"$BIN" run "$SRC/cases/ci/wing_naca0012_ar4.yaml" --backend cpu -o "$WORK/wing" --steps 400 \
+  --set output.every=200 --set "output.fields=[velocity,pressure,vorticity,q_criterion,mask]" \
+  --set output.formats=[vtk] > "$WORK/wing.log" 2>&1 || { cat "$WORK/wing.log"; exit 1; }
+pvcheck wing "$WORK/wing" "$WORK/images"
 echo "paraview: all checks passed"

@@ -113,9 +113,32 @@ def check_state(run, out):
         pv.Delete(v)
 
 
+# A 3D wing run: surface.pvd opens with Cp on its points (stagnation near 1, suction below 0), and
+# render_wing.py draws the wing and the Q iso-surface (most of that frame is background, so fewer pixels are drawn).
+def check_wing(run, out):
+    surface = pv.PVDReader(FileName=os.path.join(run, "surface.pvd"))
+    surface.UpdatePipeline(surface.TimestepValues[-1] if surface.TimestepValues else 0.0)
+    info = surface.GetDataInformation()
+    check(info.GetNumberOfPoints() > 1000, f"surface: {info.GetNumberOfPoints()} points > 1000")
+    check("Cp" in surface.PointData.keys(), "surface: point array Cp")
+    if "Cp" in surface.PointData.keys():
+        lo, hi = surface.PointData["Cp"].GetRange(0)
+        check(0.5 < hi < 1.5 and -5 < lo < 0, f"surface: Cp range ({lo:.3f}, {hi:.3f}) has a stagnation point and suction")
+    sys.path.insert(0, os.path.join(SRC, "postprocess", "paraview"))
+    import render_wing
+    path = os.path.join(out, "wing.png")
+    render_wing.main([run, "--output", path, "--size", "800", "500"])
+    s = pixel_stats(path)
+    check(s["drawn"] > 0.05 and s["lum_std"] > 5 and s["colours"] > 30,
+          f"render_wing: not blank (drawn {s['drawn']:.2f} > 0.05, luminance std {s['lum_std']:.1f} > 5, "
+          f"{s['colours']} colours > 30)")
+
+
 def main():
     if sys.argv[1] == "state":
         check_state(*sys.argv[2:4])
+    elif sys.argv[1] == "wing":
+        check_wing(*sys.argv[2:4])
     else:
         check_files_and_views(*sys.argv[1:4])
     print(f"{len(failures)} failure(s)")
