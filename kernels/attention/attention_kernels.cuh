@@ -1,0 +1,71 @@
+#pragma once
+// The __global__ wrappers around attention_tile.cuh, the tile shape chosen per head dimension, and their launch
+// functions. Each head dimension is instantiated in its own .cu file (attention_fwd_d*.cu) so that ptxas runs
+// on them in parallel; attention_forward.cu sees only the declarations in attention_launch.hpp.
+#include <cuda_runtime.h>
+
+#include <map>
+#include <mutex>
+
+#include "kernels/attention/attention_launch.hpp"
+#include "kernels/attention/attention_tile.cuh"
+#include "kernels/cuda/cuda_check.cuh"
+
+namespace aerolbm::attention::detail {
+
+template <class T>
+__global__ void __launch_bounds__(T::kThreads, 2) attention_fwd_kernel(const FwdParams p) {
+  extern __shared__ __align__(128) std::uint16_t attention_smem[];
+  attention_fwd_tile<T>(p, int(threadIdx.x), int(blockIdx.x), int(blockIdx.y), attention_smem);
+}
+
+template <int D>
+__global__ void __launch_bounds__(256) attention_combine_kernel(const FwdParams p, std::int64_t quads) {
+  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < quads) attention_combine_quad<D>(p, i);
+}
+
+template <int D>
+KernelInfo kernel_info() {
+  using T = typename TileFor<D>::type;
+  static std::mutex mu;
+  static std::map<int, KernelInfo> cache;  // per device
+  int dev = 0;
+  AEROLBM_CUDA_CHECK(cudaGetDevice(&dev));
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(dev);
+  if (it != cache.end()) return it->second;
+  KernelInfo k;
+  k.threads = T::kThreads;
+  k.smem_bytes = T::kSmemBytes;
+  k.block_rows = T::kBr;
+  k.block_keys = T::kBc;
+  AEROLBM_CUDA_CHECK(cudaFuncSetAttribute(attention_fwd_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          T::kSmemBytes));
+  AEROLBM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.blocks_per_sm, attention_fwd_kernel<T>,
+                                                                   T::kThreads, T::kSmemBytes));
+  AEROLBM_CUDA_CHECK(cudaDeviceGetAttribute(&k.sms, cudaDevAttrMultiProcessorCount, dev));
+  cache[dev] = k;
+  return k;
+}
+
+template <int D>
+void launch_fwd(const FwdParams& p, cudaStream_t stream) {
+  using T = typename TileFor<D>::type;
+  kernel_info<D>();  // sets the shared-memory attribute on this device
+  const dim3 grid(unsigned(p.q_tiles) * unsigned(p.bh_count), unsigned(p.splits));
+  attention_fwd_kernel<T><<<grid, T::kThreads, T::kSmemBytes, stream>>>(p);
+  AEROLBM_CUDA_LAUNCH_CHECK();
+  if (p.splits > 1) {
+    const std::int64_t quads = std::int64_t(p.bh_count) * p.nq * (D / 4);
+    const unsigned blocks = unsigned((quads + 255) / 256);
+    attention_combine_kernel<D><<<blocks, 256, 0, stream>>>(p, quads);
+    AEROLBM_CUDA_LAUNCH_CHECK();
+  }
+}
+
+}  // namespace aerolbm::attention::detail
+
+#define AEROLBM_ATTENTION_INSTANTIATE(D)                                                          \
+  template KernelInfo kernel_info<D>();                                                        \
+  template void launch_fwd<D>(const FwdParams&, cudaStream_t);
