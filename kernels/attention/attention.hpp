@@ -38,12 +38,20 @@ struct Options {
   // on the stream (cudaMallocAsync) when needed.
   void* workspace = nullptr;
   std::size_t workspace_size = 0;
+  // Tile shape (kTileVariants of attention_tile.cuh): 0 = the default, 1 and 2 = alternatives for the benchmark.
+  int variant = 0;
 };
+
+inline constexpr int kAttentionVariants = 3;
 
 struct Plan {
   int splits = 1;           // key ranges actually used
-  int q_tiles = 0;          // query tiles of 128 rows per batch*head
+  int q_tiles = 0;          // query tiles per batch*head
   int ctas = 0;             // CTAs of the main kernel
+  int block_rows = 0;       // query rows per CTA
+  int block_keys = 0;       // keys per K/V tile
+  int warps = 0;            // warps per CTA
+  int blocks_per_sm = 0;    // resident CTAs per SM (occupancy)
   std::size_t workspace_bytes = 0;
 };
 

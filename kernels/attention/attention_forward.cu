@@ -22,11 +22,23 @@ using detail::KernelInfo;
 
 [[noreturn]] void bad(const std::string& what) { throw std::invalid_argument("attention: " + what); }
 
-KernelInfo info_for(int d) {
+static_assert(kAttentionVariants == detail::kTileVariants, "attention.hpp and attention_tile.cuh agree");
+
+template <int D>
+KernelInfo info_for_d(int v) {
+  switch (v) {
+    case 0: return detail::kernel_info<D, 0>();
+    case 1: return detail::kernel_info<D, 1>();
+    case 2: return detail::kernel_info<D, 2>();
+    default: bad("variant " + std::to_string(v) + " does not exist (expected 0 to 2)");
+  }
+}
+
+KernelInfo info_for(int d, int v) {
   switch (d) {
-    case 32: return detail::kernel_info<32>();
-    case 64: return detail::kernel_info<64>();
-    case 128: return detail::kernel_info<128>();
+    case 32: return info_for_d<32>(v);
+    case 64: return info_for_d<64>(v);
+    case 128: return info_for_d<128>(v);
     default: bad("head_dim " + std::to_string(d) + " is not supported (expected 32, 64 or 128)");
   }
 }
@@ -100,8 +112,11 @@ struct Launch {
 Launch prepare(const Problem& pr, const Options& opt) {
   validate(pr);
   if (opt.splits < 0) bad("options.splits must be >= 0 (0 = automatic)");
+  if (opt.variant < 0 || opt.variant >= kAttentionVariants)
+    bad("options.variant " + std::to_string(opt.variant) + " does not exist (expected 0 to " +
+        std::to_string(kAttentionVariants - 1) + ")");
   const Dims& d = pr.dims;
-  const KernelInfo k = info_for(d.head_dim);
+  const KernelInfo k = info_for(d.head_dim, opt.variant);
   Launch L;
   FwdParams& p = L.p;
   p.q = static_cast<const std::uint16_t*>(pr.q.data);
@@ -127,6 +142,10 @@ Launch prepare(const Problem& pr, const Options& opt) {
   L.plan.splits = splits;
   L.plan.q_tiles = p.q_tiles;
   L.plan.ctas = int(ctas) * splits;
+  L.plan.block_rows = k.block_rows;
+  L.plan.block_keys = k.block_keys;
+  L.plan.warps = k.warps;
+  L.plan.blocks_per_sm = k.blocks_per_sm;
   if (splits > 1) {
     const std::size_t rows = std::size_t(splits) * std::size_t(p.bh_count) * std::size_t(d.nq);
     const std::size_t o_bytes = (rows * std::size_t(d.head_dim) * sizeof(float) + 255) / 256 * 256;
@@ -135,11 +154,21 @@ Launch prepare(const Problem& pr, const Options& opt) {
   return L;
 }
 
-void launch(FwdParams& p, int d, cudaStream_t stream) {
+template <int D>
+void launch_d(FwdParams& p, int v, cudaStream_t stream) {
+  switch (v) {
+    case 0: detail::launch_fwd<D, 0>(p, stream); break;
+    case 1: detail::launch_fwd<D, 1>(p, stream); break;
+    case 2: detail::launch_fwd<D, 2>(p, stream); break;
+    default: bad("unsupported variant");
+  }
+}
+
+void launch(FwdParams& p, int d, int v, cudaStream_t stream) {
   switch (d) {
-    case 32: detail::launch_fwd<32>(p, stream); break;
-    case 64: detail::launch_fwd<64>(p, stream); break;
-    case 128: detail::launch_fwd<128>(p, stream); break;
+    case 32: launch_d<32>(p, v, stream); break;
+    case 64: launch_d<64>(p, v, stream); break;
+    case 128: launch_d<128>(p, v, stream); break;
     default: bad("unsupported head_dim");
   }
 }
@@ -163,7 +192,7 @@ void attention_forward(const Problem& problem, const Options& options) {
   Launch L = prepare(problem, options);
   const auto stream = static_cast<cudaStream_t>(options.stream);
   if (L.plan.splits == 1) {
-    launch(L.p, problem.dims.head_dim, stream);
+    launch(L.p, problem.dims.head_dim, options.variant, stream);
     return;
   }
   if (options.workspace) {
@@ -172,14 +201,14 @@ void attention_forward(const Problem& problem, const Options& options) {
           std::to_string(L.plan.workspace_bytes) + " bytes split-KV needs (attention_plan)");
     if (reinterpret_cast<std::uintptr_t>(options.workspace) % 256 != 0) bad("workspace must be 256-byte aligned");
     bind_workspace(L.p, L.plan, options.workspace);
-    launch(L.p, problem.dims.head_dim, stream);
+    launch(L.p, problem.dims.head_dim, options.variant, stream);
     return;
   }
   void* ws = nullptr;
   AEROLBM_CUDA_CHECK(cudaMallocAsync(&ws, L.plan.workspace_bytes, stream));
   bind_workspace(L.p, L.plan, ws);
   try {
-    launch(L.p, problem.dims.head_dim, stream);
+    launch(L.p, problem.dims.head_dim, options.variant, stream);
   } catch (...) {
     cudaFreeAsync(ws, stream);
     throw;
@@ -192,8 +221,8 @@ void attention_forward(const Problem& problem, const Options& options) {
 namespace {
 
 __global__ void fill_pattern_kernel(std::uint16_t* p, std::size_t n, std::uint16_t v) {
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
-    p[i] = v;
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) p[i] = v;
 }
 
 __device__ std::uint64_t splitmix64(std::uint64_t x) {
@@ -204,7 +233,8 @@ __device__ std::uint64_t splitmix64(std::uint64_t x) {
 }
 
 __global__ void fill_random_kernel(std::uint16_t* p, std::size_t n, std::uint64_t seed, float amplitude) {
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     const float u = float(splitmix64(seed * 0x100000001B3ull + i) >> 40) * (1.0f / 16777216.0f);  // [0, 1)
     p[i] = __bfloat16_as_ushort(__float2bfloat16_rn((2.f * u - 1.f) * amplitude));
   }

@@ -14,7 +14,7 @@
 namespace aerolbm::attention::detail {
 
 template <class T>
-__global__ void __launch_bounds__(T::kThreads, 2) attention_fwd_kernel(const FwdParams p) {
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocks) attention_fwd_kernel(const FwdParams p) {
   extern __shared__ __align__(128) std::uint16_t attention_smem[];
   attention_fwd_tile<T>(p, int(threadIdx.x), int(blockIdx.x), int(blockIdx.y), attention_smem);
 }
@@ -25,9 +25,9 @@ __global__ void __launch_bounds__(256) attention_combine_kernel(const FwdParams 
   if (i < quads) attention_combine_quad<D>(p, i);
 }
 
-template <int D>
+template <int D, int V>
 KernelInfo kernel_info() {
-  using T = typename TileFor<D>::type;
+  using T = typename TileFor<D, V>::type;
   static std::mutex mu;
   static std::map<int, KernelInfo> cache;  // per device
   int dev = 0;
@@ -40,6 +40,7 @@ KernelInfo kernel_info() {
   k.smem_bytes = T::kSmemBytes;
   k.block_rows = T::kBr;
   k.block_keys = T::kBc;
+  k.warps = T::kWarps;
   AEROLBM_CUDA_CHECK(cudaFuncSetAttribute(attention_fwd_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           T::kSmemBytes));
   AEROLBM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&k.blocks_per_sm, attention_fwd_kernel<T>,
@@ -49,10 +50,10 @@ KernelInfo kernel_info() {
   return k;
 }
 
-template <int D>
+template <int D, int V>
 void launch_fwd(const FwdParams& p, cudaStream_t stream) {
-  using T = typename TileFor<D>::type;
-  kernel_info<D>();  // sets the shared-memory attribute on this device
+  using T = typename TileFor<D, V>::type;
+  kernel_info<D, V>();  // sets the shared-memory attribute on this device
   const dim3 grid(unsigned(p.q_tiles) * unsigned(p.bh_count), unsigned(p.splits));
   attention_fwd_kernel<T><<<grid, T::kThreads, T::kSmemBytes, stream>>>(p);
   AEROLBM_CUDA_LAUNCH_CHECK();
@@ -66,6 +67,6 @@ void launch_fwd(const FwdParams& p, cudaStream_t stream) {
 
 }  // namespace aerolbm::attention::detail
 
-#define AEROLBM_ATTENTION_INSTANTIATE(D)                                                          \
-  template KernelInfo kernel_info<D>();                                                        \
-  template void launch_fwd<D>(const FwdParams&, cudaStream_t);
+#define AEROLBM_ATTENTION_INSTANTIATE(D, V)     \
+  template KernelInfo kernel_info<D, V>(); \
+  template void launch_fwd<D, V>(const FwdParams&, cudaStream_t);

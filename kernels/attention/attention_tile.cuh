@@ -64,25 +64,26 @@ struct Tile {
   static constexpr int kQElems = kBr * D;
   static constexpr int kKVElems = Bc * D;
   static constexpr int kSmemBytes = (kQElems + 4 * kKVElems) * 2;  // Q, K[2], V[2]
+  static constexpr int kMinBlocks = Warps >= 8 ? 1 : 2;            // __launch_bounds__: <= 255 registers
 };
 
-// 128 query rows and 4 warps per CTA (32 rows = two 16-row MMA tiles per warp, so every K/V fragment read from
-// shared memory feeds two MMAs), 64 keys per K/V tile. Q fragments stay in registers for d <= 64; at d = 128
-// they would not fit beside the 128 accumulator registers of O, so they are re-read from shared memory.
-template <int D>
+// Tile shapes per head dim. Variant 0 is the default: 128 query rows and 4 warps per CTA (32 rows = two 16-row
+// MMA tiles per warp, so every K/V fragment read from shared memory feeds two MMAs), 64 keys per K/V tile; Q
+// fragments stay in registers for d <= 64 and are re-read from shared memory at d = 128, where they would not
+// fit beside the 128 accumulator registers of O. Variants 1 and 2 are the alternatives worth measuring
+// (`aerolbm bench attention --variants 0,1,2`); kernels/PERFORMANCE.md records which one won and why.
+inline constexpr int kTileVariants = 3;
+template <int D, int V>
 struct TileFor;
-template <>
-struct TileFor<32> {
-  using type = Tile<32, 4, 2, 64, true>;
-};
-template <>
-struct TileFor<64> {
-  using type = Tile<64, 4, 2, 64, true>;
-};
-template <>
-struct TileFor<128> {
-  using type = Tile<128, 4, 2, 64, false>;
-};
+template <> struct TileFor<32, 0> { using type = Tile<32, 4, 2, 64, true>; };
+template <> struct TileFor<32, 1> { using type = Tile<32, 8, 1, 128, true>; };   // 8 warps, 128 keys
+template <> struct TileFor<32, 2> { using type = Tile<32, 4, 1, 64, true>; };    // 64 rows: more CTAs
+template <> struct TileFor<64, 0> { using type = Tile<64, 4, 2, 64, true>; };
+template <> struct TileFor<64, 1> { using type = Tile<64, 8, 1, 64, true>; };    // 8 warps x 16 rows
+template <> struct TileFor<64, 2> { using type = Tile<64, 4, 2, 64, false>; };   // Q re-read from smem
+template <> struct TileFor<128, 0> { using type = Tile<128, 4, 2, 64, false>; };
+template <> struct TileFor<128, 1> { using type = Tile<128, 4, 2, 32, false>; }; // 32 keys: no spill
+template <> struct TileFor<128, 2> { using type = Tile<128, 8, 1, 64, false>; }; // 8 warps x 16 rows
 
 // Element offset of chunk `chunk` of row `row` in a swizzled tile. Rows of 64 bytes (d = 32) share a 128-byte
 // bank line in pairs, so they swizzle by row/2; longer rows by row. Only row % 8 matters, so every ldmatrix

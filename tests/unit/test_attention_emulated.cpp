@@ -21,6 +21,7 @@ struct Case {
   bool lazy;       // cp.async lands only at cp.async.wait_group
   bool bnhd;       // [B, N, H*d] instead of [B, H, N, d]
   double peak;     // multiplies the usual 1/sqrt(d) scale
+  int variant = 0;  // tile shape (TileFor<d, variant>)
 };
 
 struct Tensors {
@@ -28,9 +29,9 @@ struct Tensors {
   Strides qs, ks, os;
 };
 
-template <int D>
+template <int D, int V>
 std::vector<std::uint16_t> emulate(const Case& c, const Tensors& t, float scale) {
-  using T = typename detail::TileFor<D>::type;
+  using T = typename detail::TileFor<D, V>::type;
   detail::FwdParams p{};
   std::vector<std::uint16_t> o(t.o.size(), kBf16NaN);  // poisoned output
   p.q = t.q.data(), p.k = t.k.data(), p.v = t.v.data(), p.o = o.data();
@@ -83,12 +84,12 @@ void check(const Case& c) {
   t.o.assign(nq_el, 0);
   const float scale = float(c.peak / std::sqrt(double(c.d)));
 
-  std::vector<std::uint16_t> got;
-  switch (c.d) {
-    case 32: got = emulate<32>(c, t, scale); break;
-    case 64: got = emulate<64>(c, t, scale); break;
-    default: got = emulate<128>(c, t, scale); break;
-  }
+  using Fn = std::vector<std::uint16_t> (*)(const Case&, const Tensors&, float);
+  static_assert(detail::kTileVariants == 3, "one row per variant below");
+  const Fn table[3][3] = {{emulate<32, 0>, emulate<32, 1>, emulate<32, 2>},
+                          {emulate<64, 0>, emulate<64, 1>, emulate<64, 2>},
+                          {emulate<128, 0>, emulate<128, 1>, emulate<128, 2>}};
+  const std::vector<std::uint16_t> got = table[c.d == 32 ? 0 : c.d == 64 ? 1 : 2][c.variant](c, t, scale);
   auto widen = [](const std::vector<std::uint16_t>& x) {
     std::vector<double> y(x.size());
     for (std::size_t i = 0; i < x.size(); ++i) y[i] = bf16_to_float(x[i]);
@@ -116,9 +117,10 @@ void check(const Case& c) {
         worst_row = std::max(worst_row, std::sqrt(e / r));
       }
   const double rel = std::sqrt(err2 / ref2);
-  std::printf("emulated d=%d B=%d H=%d Nq=%d Nk=%d splits=%d %s %s peak=%.0f: rel. L2 %.2e, worst row %.2e (seed %u)\n",
-              c.d, c.batch, c.heads, c.nq, c.nk, c.splits, c.lazy ? "lazy" : "eager", c.bnhd ? "bnhd" : "bhnd",
-              c.peak, rel, worst_row, seed);
+  std::printf("emulated d=%d v%d B=%d H=%d Nq=%d Nk=%d splits=%d %s %s peak=%.0f: rel. L2 %.2e, worst row %.2e "
+              "(seed %u)\n",
+              c.d, c.variant, c.batch, c.heads, c.nq, c.nk, c.splits, c.lazy ? "lazy" : "eager",
+              c.bnhd ? "bnhd" : "bhnd", c.peak, rel, worst_row, seed);
   EXPECT_LE(rel, 1e-2) << "seed " << seed;
   EXPECT_LE(worst_row, 3e-2) << "seed " << seed;
 }
@@ -136,6 +138,11 @@ TEST(AttentionEmulated, HeadDim64StridedPeakedAndSplit) {
 TEST(AttentionEmulated, HeadDim128TailsAndSplit) {
   check({128, 1, 1, 33, 65, 1, true, false, 1.0});
   check({128, 1, 2, 20, 129, 3, false, true, 2.0});
+}
+
+TEST(AttentionEmulated, OtherTileVariants) {
+  for (int d : {32, 64, 128})
+    for (int v = 1; v < detail::kTileVariants; ++v) check({d, 1, 1, 70, 140, v == 1 ? 1 : 2, v == 1, false, 1.0, v});
 }
 
 TEST(AttentionEmulated, SingleKey) { check({64, 1, 1, 70, 1, 1, true, false, 1.0}); }

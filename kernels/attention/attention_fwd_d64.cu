@@ -1,6 +1,0 @@
-// Fused attention instantiated for head dimension 64 (one file per head dimension: ptxas runs them in parallel).
-#include "kernels/attention/attention_kernels.cuh"
-
-namespace aerolbm::attention::detail {
-AEROLBM_ATTENTION_INSTANTIATE(64)
-}  // namespace aerolbm::attention::detail
