@@ -6,6 +6,8 @@
 
 #include <map>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 
 #include "kernels/attention/attention_launch.hpp"
 #include "kernels/attention/attention_tile.cuh"
@@ -15,14 +17,22 @@ namespace aerolbm::attention::detail {
 
 template <class T>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks) attention_fwd_kernel(const FwdParams p) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800  // cp.async, ldmatrix, bf16 mma: sm_80 and newer
   extern __shared__ __align__(128) std::uint16_t attention_smem[];
   attention_fwd_tile<T>(p, int(threadIdx.x), int(blockIdx.x), int(blockIdx.y), attention_smem);
+#else
+  __trap();  // kernel_info refuses such devices before any launch
+#endif
 }
 
 template <int D>
 __global__ void __launch_bounds__(256) attention_combine_kernel(const FwdParams p, std::int64_t quads) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < quads) attention_combine_quad<D>(p, i);
+#else
+  __trap();
+#endif
 }
 
 template <int D, int V>
@@ -35,6 +45,11 @@ KernelInfo kernel_info() {
   std::lock_guard<std::mutex> lock(mu);
   auto it = cache.find(dev);
   if (it != cache.end()) return it->second;
+  int major = 0;
+  AEROLBM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  if (major < 8)
+    throw std::runtime_error("attention: the fused kernel needs a GPU of compute capability 8.0 or newer (device " +
+                             std::to_string(dev) + " has " + std::to_string(major) + ".x)");
   KernelInfo k;
   k.threads = T::kThreads;
   k.smem_bytes = T::kSmemBytes;
