@@ -100,7 +100,7 @@ AEROLBM_ATTN_FN void load_tile(std::uint32_t dst, const std::uint16_t* src, std:
                                int rows_valid, int tid) {
   constexpr int kTotal = Rows * T::kChunks;
   static_assert(kTotal % T::kThreads == 0, "whole copies per thread");
-AEROLBM_UNROLL
+  AEROLBM_UNROLL
   for (int it = 0; it < kTotal / T::kThreads; ++it) {
     const int i = tid + it * T::kThreads;
     const int row = i / T::kChunks, chunk = i % T::kChunks;
@@ -155,7 +155,7 @@ AEROLBM_ATTN_FN void attention_fwd_tile(const FwdParams& p, int tid, int block_x
     const int a_row = warp_row0 + (lane & 7) + ((lane >> 3) & 1) * 8;  // Q: (rows 0-7|8-15) x (k lo|hi)
     const int kb_row = (lane & 7) + (lane >> 4) * 8;  // K: (keys 0-7, k lo), (0-7, hi), (8-15, lo), (8-15, hi)
     const int vb_row = (lane & 7) + ((lane >> 3) & 1) * 8;  // V^T: (keys 0-7, d lo), (8-15, lo), (0-7, hi), (8-15, hi)
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int j = 0; j < kOff; ++j) {
       q_off[j] = 2u * std::uint32_t(swz<D>(a_row, 2 * j + (lane >> 4)));
       k_off[j] = 2u * std::uint32_t(swz<D>(kb_row, 2 * j + ((lane >> 3) & 1)));
@@ -166,9 +166,9 @@ AEROLBM_UNROLL
 
   float o[MT][T::kDT][4];
   float m[MT][2], l[MT][2];
-AEROLBM_UNROLL
+  AEROLBM_UNROLL
   for (int mt = 0; mt < MT; ++mt) {
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int j = 0; j < T::kDT; ++j) o[mt][j][0] = o[mt][j][1] = o[mt][j][2] = o[mt][j][3] = 0.f;
     m[mt][0] = m[mt][1] = kNegInf;
     l[mt][0] = l[mt][1] = 0.f;
@@ -185,9 +185,9 @@ AEROLBM_UNROLL
 
     if constexpr (T::kQInRegs) {
       if (t == t_begin) {
-AEROLBM_UNROLL
+        AEROLBM_UNROLL
         for (int mt = 0; mt < MT; ++mt)
-AEROLBM_UNROLL
+          AEROLBM_UNROLL
           for (int kk = 0; kk < T::kKSteps; ++kk)
             prim::ldmatrix_x4(qf[mt][kk], s_q + step_off(q_off, kk) + std::uint32_t(mt * 16 * D * 2));
       }
@@ -195,14 +195,14 @@ AEROLBM_UNROLL
 
     // S = Q K^T for this warp's rows and the tile's Bc keys.
     float s[MT][T::kNT][4];
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int mt = 0; mt < MT; ++mt)
-AEROLBM_UNROLL
+      AEROLBM_UNROLL
       for (int j = 0; j < T::kNT; ++j) s[mt][j][0] = s[mt][j][1] = s[mt][j][2] = s[mt][j][3] = 0.f;
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int kk = 0; kk < T::kKSteps; ++kk) {
       std::uint32_t qa[MT][4];
-AEROLBM_UNROLL
+      AEROLBM_UNROLL
       for (int mt = 0; mt < MT; ++mt) {
         if constexpr (T::kQInRegs) {
           qa[mt][0] = qf[mt][kk][0], qa[mt][1] = qf[mt][kk][1], qa[mt][2] = qf[mt][kk][2], qa[mt][3] = qf[mt][kk][3];
@@ -210,11 +210,11 @@ AEROLBM_UNROLL
           prim::ldmatrix_x4(qa[mt], s_q + step_off(q_off, kk) + std::uint32_t(mt * 16 * D * 2));
         }
       }
-AEROLBM_UNROLL
+      AEROLBM_UNROLL
       for (int np = 0; np < Bc / 16; ++np) {
         std::uint32_t kb[4];
         prim::ldmatrix_x4(kb, kbuf + step_off(k_off, kk) + std::uint32_t(np * 16 * D * 2));
-AEROLBM_UNROLL
+        AEROLBM_UNROLL
         for (int mt = 0; mt < MT; ++mt) {
           prim::mma_bf16(s[mt][2 * np], qa[mt], kb[0], kb[1]);
           prim::mma_bf16(s[mt][2 * np + 1], qa[mt], kb[2], kb[3]);
@@ -224,10 +224,10 @@ AEROLBM_UNROLL
 
     // Keys past the end of the sequence (only in the last tile) drop out: exp2(-inf) = 0.
     if ((t + 1) * Bc > p.nk) {
-AEROLBM_UNROLL
+      AEROLBM_UNROLL
       for (int j = 0; j < T::kNT; ++j) {
         const int key = t * Bc + j * 8 + 2 * (lane & 3);
-AEROLBM_UNROLL
+        AEROLBM_UNROLL
         for (int mt = 0; mt < MT; ++mt) {
           if (key >= p.nk) s[mt][j][0] = s[mt][j][2] = kNegInf;
           if (key + 1 >= p.nk) s[mt][j][1] = s[mt][j][3] = kNegInf;
@@ -237,12 +237,12 @@ AEROLBM_UNROLL
 
     // Online softmax: fragment element e of n-tile j belongs to row (lane/4) + 8*(e/2) of the m-tile.
     std::uint32_t pf[MT][Bc / 16][4];
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int mt = 0; mt < MT; ++mt) {
-AEROLBM_UNROLL
+      AEROLBM_UNROLL
       for (int r = 0; r < 2; ++r) {
         float mx = kNegInf;
-AEROLBM_UNROLL
+        AEROLBM_UNROLL
         for (int j = 0; j < T::kNT; ++j) mx = fmaxf(mx, fmaxf(s[mt][j][2 * r], s[mt][j][2 * r + 1]));
         mx = prim::quad_max(mx);
         const float m_new = fmaxf(m[mt][r], mx * p.scale_log2);
@@ -251,7 +251,7 @@ AEROLBM_UNROLL
         const float alpha = prim::exp2_approx(m[mt][r] - m_use);
         m[mt][r] = m_new;
         float sum = 0.f;
-AEROLBM_UNROLL
+        AEROLBM_UNROLL
         for (int j = 0; j < T::kNT; ++j) {
           const float p0 = prim::exp2_approx(fmaf(s[mt][j][2 * r], p.scale_log2, -m_use));
           const float p1 = prim::exp2_approx(fmaf(s[mt][j][2 * r + 1], p.scale_log2, -m_use));
@@ -260,14 +260,14 @@ AEROLBM_UNROLL
           sum += p0 + p1;
         }
         l[mt][r] = l[mt][r] * alpha + sum;  // this lane's share of the row; the quad is summed at the end
-AEROLBM_UNROLL
+        AEROLBM_UNROLL
         for (int j = 0; j < T::kDT; ++j) {
           o[mt][j][2 * r] *= alpha;
           o[mt][j][2 * r + 1] *= alpha;
         }
       }
       // The C fragments of two neighbouring key n-tiles are exactly the A fragment of one 16-key k step.
-AEROLBM_UNROLL
+      AEROLBM_UNROLL
       for (int kk = 0; kk < Bc / 16; ++kk) {
         pf[mt][kk][0] = prim::pack_bf16(s[mt][2 * kk][0], s[mt][2 * kk][1]);
         pf[mt][kk][1] = prim::pack_bf16(s[mt][2 * kk][2], s[mt][2 * kk][3]);
@@ -282,13 +282,13 @@ AEROLBM_UNROLL
     prim::cp_async_commit();
 
     // O += P V
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int kk = 0; kk < Bc / 16; ++kk) {
-AEROLBM_UNROLL
+      AEROLBM_UNROLL
       for (int dp = 0; dp < D / 16; ++dp) {
         std::uint32_t vb[4];
         prim::ldmatrix_x4_trans(vb, vbuf + step_off(v_off, dp) + std::uint32_t(kk * 16 * D * 2));
-AEROLBM_UNROLL
+        AEROLBM_UNROLL
         for (int mt = 0; mt < MT; ++mt) {
           prim::mma_bf16(o[mt][2 * dp], pf[mt][kk], vb[0], vb[1]);
           prim::mma_bf16(o[mt][2 * dp + 1], pf[mt][kk], vb[2], vb[3]);
@@ -299,9 +299,9 @@ AEROLBM_UNROLL
   prim::cp_async_wait<0>();  // nothing may be left in flight when the CTA exits
 
   // Epilogue: normalise and store. Row (lane/4) + 8r of m-tile mt; features 8j + 2(lane%4), +1.
-AEROLBM_UNROLL
+  AEROLBM_UNROLL
   for (int mt = 0; mt < MT; ++mt) {
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int r = 0; r < 2; ++r) {
       const float sum = prim::quad_sum(l[mt][r]);
       const float inv = sum > 0.f ? 1.f / sum : 0.f;
@@ -310,13 +310,13 @@ AEROLBM_UNROLL
       const int col = 2 * (lane & 3);
       if (p.splits == 1) {
         std::uint16_t* dst = p.o + b * p.o_sb + h * p.o_sh + row * p.o_sr + col;
-AEROLBM_UNROLL
+        AEROLBM_UNROLL
         for (int j = 0; j < T::kDT; ++j)
           prim::store_bf16x2(dst + 8 * j, prim::pack_bf16(o[mt][j][2 * r] * inv, o[mt][j][2 * r + 1] * inv));
       } else {
         const std::int64_t prow = (std::int64_t(split) * p.bh_count + bh) * p.nq + row;
         float* dst = p.o_part + prow * D + col;
-AEROLBM_UNROLL
+        AEROLBM_UNROLL
         for (int j = 0; j < T::kDT; ++j) {
           dst[8 * j] = o[mt][j][2 * r] * inv;
           dst[8 * j + 1] = o[mt][j][2 * r + 1] * inv;
@@ -344,7 +344,7 @@ AEROLBM_ATTN_FN void attention_combine_quad(const FwdParams& p, std::int64_t i) 
     const float w = lse == -INFINITY ? 0.f : prim::exp2_approx(lse - lmax);
     const float* src = p.o_part + (s * split_stride + row_id) * D + c;
     wsum += w;
-AEROLBM_UNROLL
+    AEROLBM_UNROLL
     for (int e = 0; e < 4; ++e) acc[e] += w * src[e];
   }
   const float inv = wsum > 0.f ? 1.f / wsum : 0.f;
