@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "kernels/backend.hpp"
+#include "src/app/bench_attention.hpp"
 #include "src/app/commands.hpp"
 #include "src/io/json.hpp"
 
@@ -148,7 +149,11 @@ void add_bench_command(CLI::App& app, int& status) {
   cmd->add_option("--repeats", a->repeats, "Timed repeats (the median is reported)")
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--json", a->json, "Also write the results as JSON to this file");
-  cmd->callback([&status, a]() {
+  // `aerolbm bench attention ...`: the fused attention kernel instead of the LBM kernels.
+  CLI::App* attention = add_bench_attention_command(*cmd, status);
+  cmd->require_subcommand(0, 1);
+  cmd->callback([&status, a, attention]() {
+    if (attention->parsed()) return;
     try {
       status = run_bench(*a);
     } catch (const CLI::ValidationError& e) {

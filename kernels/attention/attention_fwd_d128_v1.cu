@@ -1,0 +1,6 @@
+// Fused attention instantiated for head dimension 128, tile variant 1 (one file each: ptxas runs them in parallel).
+#include "kernels/attention/attention_kernels.cuh"
+
+namespace aerolbm::attention::detail {
+AEROLBM_ATTENTION_INSTANTIATE(128, 1)
+}  // namespace aerolbm::attention::detail

@@ -1,0 +1,6 @@
+// Fused attention instantiated for head dimension 64, tile variant 2 (one file each: ptxas runs them in parallel).
+#include "kernels/attention/attention_kernels.cuh"
+
+namespace aerolbm::attention::detail {
+AEROLBM_ATTENTION_INSTANTIATE(64, 2)
+}  // namespace aerolbm::attention::detail
