@@ -1,6 +1,8 @@
 # Relocatable bundle: `cmake --install build --prefix DIR` puts aerolbm (and the GPU test binaries) in DIR/bin and
 # every non-system shared library they load in DIR/lib; the binaries find them through RPATH $ORIGIN/../lib.
-# The host that runs the bundle needs only glibc, libstdc++ and, for the CUDA backend, the NVIDIA driver.
+# The host that runs the bundle needs only glibc, libstdc++ and, for the CUDA backend, the NVIDIA driver; an MPI
+# build (AEROLBM_MPI) also the host's own Open MPI (libmpi.so.40 and its mpirun), which is left out of the bundle so
+# that the library matches the launcher and the cluster's network.
 set(AEROLBM_BUNDLE_TARGETS aerolbm)
 foreach(t gpu_tests validation_tests)
   if(TARGET ${t})
@@ -21,6 +23,7 @@ install(CODE "
     UNRESOLVED_DEPENDENCIES_VAR _missing
     PRE_EXCLUDE_REGEXES
       [[^(ld-linux|libc|libm|libdl|librt|libpthread|libresolv|libutil|libstdc\\+\\+|libgcc_s|libcuda|libnvidia)[.-].*]]
+      [[^(libmpi|libopen-rte|libopen-pal)[.-].*]]
       [[^linux-vdso.*]]
     POST_EXCLUDE_REGEXES [[^/lib64/ld-linux.*]])
   foreach(_lib IN LISTS _deps)

@@ -46,6 +46,7 @@ KeySpec build_schema() {
           section("forces", {leaf("every", K::Integer)}),
           section("checkpoint", {leaf("every", K::Integer)}),
           section("watchdog", {leaf("every", K::Integer), leaf("max_speed", K::Number)}),
+          section("parallel", {leaf("ranks_grid", K::NumberList)}),
       });
 }
 
