@@ -77,6 +77,16 @@ int run(const RunArgs& a) {
     u.total_steps = a.steps;
     u.average_steps = std::min(u.average_steps, a.steps);
   }
+  if (g_ranks) {
+    // The split is checked here, before anything is created (the backend makes it again, the same way).
+    const std::int64_t n[3] = {u.nx, u.ny, u.nz};
+    try {
+      ranks_grid = choose_ranks_grid(n, dimensions(c.stencil), g_ranks->size(), ranks_grid);
+    } catch (const std::invalid_argument& e) {
+      throw CaseError(std::string(a.ranks_grid.empty() && c.ranks_grid[0] == 0 ? "MPI: " : "--ranks-grid / parallel.ranks_grid: ") +
+                      e.what());
+    }
+  }
   fs::path out = a.output.empty() ? fs::path("runs") / c.name : fs::path(a.output);
   if (!a.restart.empty()) {
     if (!a.output.empty() && fs::weakly_canonical(a.output) != fs::weakly_canonical(a.restart))
@@ -111,7 +121,10 @@ int run(const RunArgs& a) {
   if (root) std::cout << describe(c, u) << std::flush;
 
   const bool cuda = a.backend == "cuda" || (a.backend == "auto" && cuda_device_count() > 0);
-  const ResourceNeeds need = estimate_resources(c, u, cuda, checkpoint ? checkpoint->step : 0);
+  ResourceNeeds need = estimate_resources(c, u, cuda, checkpoint ? checkpoint->step : 0);
+  // MPI: each rank's device holds one block of the lattice. (Host memory stays the estimate for the whole grid:
+  // every rank builds the global domain, and rank 0 gathers frames and checkpoints.)
+  if (g_ranks) need.device_bytes /= g_ranks->size();
   spdlog::info("estimated needs: host memory {}, {}disk {} ({} frames, checkpoint {})", format_bytes(need.host_bytes),
                cuda ? "GPU memory " + format_bytes(need.device_bytes) + ", " : std::string(),
                format_bytes(need.disk_bytes), need.frames, format_bytes(need.checkpoint_bytes));

@@ -17,13 +17,19 @@ int lattice_c(Stencil s, int i, int a) {
   return 0;
 }
 
+namespace {
+std::string what_of(const std::string& text) {
+  return "expected the ranks along x, y and z as AxBxC (for example 4, 2x2 or 2x1x1), got '" + text + "'";
+}
+}  // namespace
+
 RanksGrid parse_ranks_grid(const std::string& text) {
   RanksGrid g{1, 1, 1};
+  if (text.empty() || text.back() == 'x') throw std::invalid_argument(what_of(text));
   std::stringstream in(text);
   std::string part;
   int a = 0;
-  const std::string what = "expected the ranks along x, y and z as AxBxC (for example 4, 2x2 or 2x1x1), got '" +
-                           text + "'";
+  const std::string what = what_of(text);
   while (std::getline(in, part, 'x')) {
     if (a == 3 || part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 6)
       throw std::invalid_argument(what);

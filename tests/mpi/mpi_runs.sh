@@ -54,6 +54,21 @@ case "$mode" in
     # 2 x 2 blocks: the corner ghosts are filled through the face neighbours.
     ranks 4 "$src/cases/naca0012_re1000_aoa5.yaml" -o "$work/np4" "${naca[@]}" --ranks-grid 2x2
     same "$work/one" "$work/np4"
+    # Bad input under mpirun: exit 2, one message (rank 0's), nothing written.
+    for bad in "--ranks-grid 3x1" "--ranks-grid 1x1x2" "--set lattice.kernel=aa"; do
+      set +e
+      # shellcheck disable=SC2086
+      "$mpiexec" "${mpi_flags[@]}" -np 2 "$bin" run "$src/cases/naca0012_re1000_aoa5.yaml" -o "$work/bad" "${naca[@]}" \
+        $bad --backend cpu >"$work/log_bad" 2>&1
+      status=$?
+      set -e
+      n=$(grep -c "^error:" "$work/log_bad" || true)
+      if [ $status != 2 ] || [ "$n" != 1 ] || [ -e "$work/bad" ]; then
+        echo "$bad: expected exit 2, one error line and no run folder; got exit $status, $n lines:"
+        cat "$work/log_bad"
+        exit 1
+      fi
+    done
     ;;
   3d)
     # D3Q19 cylinder between no-slip walls (open inlet/outlet), and the same body in a box periodic in every

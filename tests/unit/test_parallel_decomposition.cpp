@@ -25,7 +25,7 @@ TEST(ParallelDecomposition, ChoosesSlabsAlongXForElongatedGridsAndChecksRequests
   EXPECT_EQ(choose_ranks_grid(naca, 2, 3, {0, 0, 0}), (RanksGrid{3, 1, 1}));
   const std::int64_t cube[3] = {256, 256, 256};
   EXPECT_EQ(choose_ranks_grid(cube, 3, 2, {0, 0, 0}), (RanksGrid{2, 1, 1}));  // a tie: x first
-  EXPECT_EQ(choose_ranks_grid(cube, 3, 8, {0, 0, 0}), (RanksGrid{2, 2, 2}));   // fewest halo cells
+  EXPECT_EQ(choose_ranks_grid(cube, 3, 27, {0, 0, 0}), (RanksGrid{3, 3, 3}));  // fewest halo cells
   const std::int64_t thin[3] = {5, 400, 1};
   EXPECT_EQ(choose_ranks_grid(thin, 2, 4, {0, 0, 0}), (RanksGrid{1, 4, 1}));   // x slabs would be 1 cell wide
   EXPECT_EQ(choose_ranks_grid(naca, 2, 4, {2, 2, 1}), (RanksGrid{2, 2, 1}));
