@@ -2,7 +2,8 @@
 # every non-system shared library they load in DIR/lib; the binaries find them through RPATH $ORIGIN/../lib.
 # The host that runs the bundle needs only glibc, libstdc++ and, for the CUDA backend, the NVIDIA driver; the
 # surrogate's CUDA path also needs cuBLAS (600 MB, far beyond what a bundle should carry) from the host's CUDA
-# toolkit: run with LD_LIBRARY_PATH=/usr/local/cuda/lib64 there.
+# toolkit (LD_LIBRARY_PATH=/usr/local/cuda/lib64 there); an MPI build (AEROLBM_MPI) also the host's own Open MPI
+# (libmpi.so.40 and its mpirun), left out so that the library matches the launcher and the cluster's network.
 set(AEROLBM_BUNDLE_TARGETS aerolbm)
 foreach(t gpu_tests validation_tests)
   if(TARGET ${t})
@@ -23,6 +24,7 @@ install(CODE "
     UNRESOLVED_DEPENDENCIES_VAR _missing
     PRE_EXCLUDE_REGEXES
       [[^(ld-linux|libc|libm|libdl|librt|libpthread|libresolv|libutil|libstdc\\+\\+|libgcc_s|libcuda|libnvidia|libcublas|libcublasLt)[.-].*]]
+      [[^(libmpi|libopen-rte|libopen-pal)[.-].*]]
       [[^linux-vdso.*]]
     POST_EXCLUDE_REGEXES [[^/lib64/ld-linux.*]])
   foreach(_lib IN LISTS _deps)

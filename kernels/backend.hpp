@@ -3,7 +3,9 @@
 // backend's .cu files and the solver both include it.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,27 @@ struct DomainData {
   std::vector<std::int32_t> link;        // per cell: row in q, −1 if the cell has no link into the body
   std::vector<std::int64_t> wall_cells;  // row → cell index
   std::vector<float> q;                  // rows × Q: wall fraction along each direction (≤ 0: no wall)
+  // An MPI rank's block (src/parallel): global position of local cell (0,0,0) and the global grid size (0: this
+  // is the whole grid). Cells flagged cell::ghost are copies of neighbouring ranks' cells.
+  std::int64_t origin[3] = {0, 0, 0};
+  std::int64_t global_n[3] = {0, 0, 0};
   std::int64_t cells() const { return nx * ny * nz; }
+};
+
+// Halo exchange between MPI ranks (src/parallel): a registered list of cells and population directions, packed
+// from the current state into a contiguous buffer of stored values (value k = dirs[k / cells.size()] of
+// cells[k % cells.size()], population_bytes() each) and unpacked back. The CUDA backend packs on the device;
+// `host` is pinned memory there, `device` the device-side copy (null on the CPU backend).
+struct HaloBuffer {
+  void* host = nullptr;
+  void* device = nullptr;
+  std::size_t bytes = 0;
+};
+
+// The owned cells next to a block's ghost layers: local coordinate lo[a] and hi[a] along axis a (−1: no layer).
+struct EdgeLayers {
+  int lo[3] = {-1, -1, -1};
+  int hi[3] = {-1, -1, -1};
 };
 
 struct BackendConfig {
@@ -73,6 +95,25 @@ class Backend {
   // Full state as shifted populations in double, SoA (Q × cells): checkpoints and backend comparisons.
   virtual void read_populations(std::vector<double>& f) = 0;
   virtual void write_populations(const std::vector<double>& f) = 0;
+
+  // Halo exchange (see HaloBuffer). Backends without it throw std::logic_error.
+  virtual std::size_t population_bytes() const { throw std::logic_error(name() + ": no halo exchange"); }
+  virtual int halo_register(const std::vector<std::int64_t>& /*cells*/, const std::vector<int>& /*dirs*/) {
+    throw std::logic_error(name() + ": no halo exchange");
+  }
+  virtual HaloBuffer halo_buffer(int /*list*/) { throw std::logic_error(name() + ": no halo exchange"); }
+  // State → buffer. to_host: also copy it into buffer.host (waits for it); else it is left in buffer.device
+  // (CUDA-aware MPI), complete when the call returns.
+  virtual void halo_pack(int /*list*/, bool /*to_host*/) { throw std::logic_error(name() + ": no halo exchange"); }
+  // Buffer → state; from_host: the values are in buffer.host, else in buffer.device.
+  virtual void halo_unpack(int /*list*/, bool /*from_host*/) { throw std::logic_error(name() + ": no halo exchange"); }
+  // One step whose halo exchange overlaps the update: the edge layers are updated first, then `exchange` runs
+  // (its halo_pack/halo_unpack act on the new state) while the other cells are updated. The CUDA backend does so
+  // on two streams; this default runs the step, then the exchange.
+  virtual void step_overlapped(const EdgeLayers& /*edges*/, const std::function<void()>& exchange) {
+    run(1);
+    exchange();
+  }
 };
 
 std::unique_ptr<Backend> make_cpu_backend(const BackendConfig&, const DomainData&, const PhysicsParams&);
@@ -81,6 +122,8 @@ std::unique_ptr<Backend> make_cpu_backend(const BackendConfig&, const DomainData
 int cuda_device_count();
 std::string cuda_device_summary();  // one line per device, or why there is none
 std::unique_ptr<Backend> make_cuda_backend(const BackendConfig&, const DomainData&, const PhysicsParams&);
+// Makes device `ordinal` the current one for this process (MPI: one rank per GPU). No-op in CPU-only builds.
+void cuda_use_device(int ordinal);
 
 int lattice_q(Stencil s);
 

@@ -10,7 +10,8 @@ build=${AEROLBM_BUILD_DIR:-$root/build}
 jobs=${AEROLBM_JOBS:-$(nproc)}
 
 packages=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libhdf5-dev libvtk9-dev libcli11-dev
-          libspdlog-dev libfmt-dev libgtest-dev python3 python3-numpy python3-h5py python3-matplotlib)
+          libspdlog-dev libfmt-dev libgtest-dev python3 python3-numpy python3-h5py python3-matplotlib
+          libopenmpi-dev openmpi-bin)
 # The tests also run the plotting scripts (pytest) and ParaView offscreen (Debian's ParaView renders through X),
 # and fuzz (scripts/fuzz.sh): clang with the libFuzzer/ASan runtimes, llvm-symbolizer for readable traces; the
 # surrogate training test (tests/surrogate) trains on the CPU with Debian's PyTorch and reads sweep files with yaml.
@@ -43,7 +44,10 @@ elif command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; the
 else archs=90
 fi
 echo "== configuring $build (CUDA architectures, where a CUDA compiler exists: $archs)"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CUDA_ARCHITECTURES=$archs" >/dev/null
+# MPI (mpirun -np N aerolbm run ...) is built where Open MPI is installed, which the packages above ensure;
+# AEROLBM_MPI=OFF in the environment builds without it.
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CUDA_ARCHITECTURES=$archs" \
+  "-DAEROLBM_MPI=${AEROLBM_MPI:-ON}" >/dev/null
 echo "== building (jobs: $jobs)"
 cmake --build "$build" -j "$jobs"
 

@@ -39,6 +39,10 @@ class CpuBackend final : public Backend {
     g_.flags = dom_.flags.data();
     g_.link = dom_.link.data();
     g_.q = dom_.q.data();
+    for (int a = 0; a < 3; ++a) {
+      g_.origin[a] = int(d.origin[a]);
+      g_.global_n[a] = int(d.global_n[a]);
+    }
     aa_ = cfg.kernel == "aa";
     a_.assign(std::size_t(L::Q) * g_.cells, T(0));
     if (aa_) {
@@ -139,7 +143,52 @@ class CpuBackend final : public Backend {
     if (!aa_) b_ = a_;
   }
 
+  std::size_t population_bytes() const override { return sizeof(T); }
+
+  int halo_register(const std::vector<std::int64_t>& cells, const std::vector<int>& dirs) override {
+    if (aa_) throw std::logic_error("halo exchange needs the two-lattice (pull) layout");
+    Halo h;
+    h.cells = cells;
+    h.dirs = dirs;
+    h.buffer.resize(cells.size() * dirs.size());
+    halos_.push_back(std::move(h));
+    return int(halos_.size()) - 1;
+  }
+
+  HaloBuffer halo_buffer(int list) override {
+    auto& h = halos_.at(std::size_t(list));
+    return HaloBuffer{h.buffer.data(), nullptr, h.buffer.size() * sizeof(T)};
+  }
+
+  // The state is a_ after every step (two lattices, swapped): copy the stored values, bit for bit.
+  void halo_pack(int list, bool) override {
+    auto& h = halos_.at(std::size_t(list));
+    const std::size_t m = h.cells.size();
+    for (std::size_t j = 0; j < h.dirs.size(); ++j) {
+      const T* src = a_.data() + std::size_t(h.dirs[j]) * std::size_t(g_.cells);
+      T* out = h.buffer.data() + j * m;
+      for (std::size_t c = 0; c < m; ++c) out[c] = src[h.cells[c]];
+    }
+  }
+
+  void halo_unpack(int list, bool) override {
+    auto& h = halos_.at(std::size_t(list));
+    const std::size_t m = h.cells.size();
+    for (std::size_t j = 0; j < h.dirs.size(); ++j) {
+      T* dst = a_.data() + std::size_t(h.dirs[j]) * std::size_t(g_.cells);
+      const T* in = h.buffer.data() + j * m;
+      for (std::size_t c = 0; c < m; ++c) dst[h.cells[c]] = in[c];
+    }
+  }
+
  private:
+  struct Halo {
+    std::vector<std::int64_t> cells;
+    std::vector<int> dirs;
+    std::vector<T> buffer;
+  };
+  std::vector<Halo> halos_;
+
   // Calls fn with the accessor of the current state: get(i, n) = f*_i(n), put sets it.
   template <class Fn>
   decltype(auto) with_state(Fn&& fn) {

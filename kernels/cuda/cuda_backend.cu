@@ -21,6 +21,74 @@ namespace {
 
 unsigned blocks_for(std::int64_t n, int block) { return unsigned((n + block - 1) / block); }
 
+// ---- MPI halo exchange and the overlapped step (src/parallel) ----------------------------------------------------
+
+// Value k of a halo buffer = population dirs[k / m] of cell cells[k % m] (the layout Backend::halo_pack documents).
+template <class T>
+__global__ void halo_pack_kernel(const T* __restrict__ state, std::int64_t cells_total,
+                                 const std::int64_t* __restrict__ cells, std::int64_t m,
+                                 const int* __restrict__ dirs, int nd, T* __restrict__ out) {
+  const std::int64_t k = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= m * nd) return;
+  out[k] = state[std::int64_t(dirs[k / m]) * cells_total + cells[k % m]];
+}
+
+template <class T>
+__global__ void halo_unpack_kernel(T* __restrict__ state, std::int64_t cells_total,
+                                   const std::int64_t* __restrict__ cells, std::int64_t m,
+                                   const int* __restrict__ dirs, int nd, const T* __restrict__ in) {
+  const std::int64_t k = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= m * nd) return;
+  state[std::int64_t(dirs[k / m]) * cells_total + cells[k % m]] = in[k];
+}
+
+AEROLBM_HD bool on_edge(const EdgeLayers& e, int x, int y, int z) {
+  return x == e.lo[0] || x == e.hi[0] || y == e.lo[1] || y == e.hi[1] || z == e.lo[2] || z == e.hi[2];
+}
+
+// The edge layer at `coord` along `axis`, every cell with the generic update (ghosts and solids skip themselves;
+// a cell on two layers is computed twice, to the same value).
+template <class L, class T, class R>
+__global__ void edge_layer_update(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst,
+                                  int axis, int coord) {
+  const int u = blockIdx.x * blockDim.x + threadIdx.x, v = blockIdx.y;
+  const int other0 = axis == 0 ? 1 : 0, other1 = axis == 2 ? 1 : 2;
+  if (u >= g.n[other0] || v >= g.n[other1]) return;
+  int x[3];
+  x[axis] = coord;
+  x[other0] = u;
+  x[other1] = v;
+  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  update_cell<L, R>(g, k, acc, x[0], x[1], x[2]);
+}
+
+// The pull variant and the boundary list for every cell but the edge layers.
+template <class L, class T, class R>
+__global__ void __launch_bounds__(128) pull_core(GridView g, StepConstants<R> k, const T* __restrict__ src,
+                                                 T* __restrict__ dst, EdgeLayers e) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y, z = blockIdx.z;
+  if (x >= g.n[0] || on_edge(e, x, y, z)) return;
+  const std::int64_t n = g.index(x, y, z);
+  if (!is_interior<L>(g, g.flags[n], x, y, z)) return;
+  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  R f[L::Q];
+  pull_interior<L, R>(g, acc, x, y, z, f);
+  collide_and_store<L, R>(k, acc, n, f);
+}
+
+template <class L, class T, class R>
+__global__ void boundary_core(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst,
+                              const std::int64_t* __restrict__ cells, std::int64_t count, EdgeLayers e) {
+  const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= count) return;
+  const std::int64_t n = cells[r];
+  const int x = int(n % g.n[0]), y = int((n / g.n[0]) % g.n[1]), z = int(n / (std::int64_t(g.n[0]) * g.n[1]));
+  if (on_edge(e, x, y, z)) return;
+  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  update_cell<L, R>(g, k, acc, x, y, z);
+}
+
 // One of the two buffers a frame travels through: device arrays the macroscopic kernel fills, pinned host arrays
 // the copy stream fills, and the events that say when each is done.
 struct TransferSlot {
@@ -91,6 +159,10 @@ class CudaBackend final : public Backend {
     g_.n[2] = int(d.nz);
     g_.cells = d.cells();
     g_.periodic = periodic_axes(p);
+    for (int a = 0; a < 3; ++a) {
+      g_.origin[a] = int(d.origin[a]);
+      g_.global_n[a] = int(d.global_n[a]);
+    }
     flags_.resize(d.flags.size());
     flags_.upload(d.flags.data(), d.flags.size());
     link_.resize(d.link.size());
@@ -155,6 +227,11 @@ class CudaBackend final : public Backend {
       if (sl.copied) cudaEventDestroy(sl.copied);
     }
     if (copy_stream_) cudaStreamDestroy(copy_stream_);
+    for (auto& h : halos_)
+      if (h.host) cudaFreeHost(h.host);
+    if (halo_stream_) cudaStreamDestroy(halo_stream_);
+    if (edges_done_) cudaEventDestroy(edges_done_);
+    if (core_done_) cudaEventDestroy(core_done_);
     if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
@@ -327,7 +404,129 @@ class CudaBackend final : public Backend {
     sync_second_lattice();
   }
 
+  // ---- MPI halo exchange (Backend::halo_*) and the overlapped step -----------------------------------------------
+  std::size_t population_bytes() const override { return sizeof(T); }
+
+  int halo_register(const std::vector<std::int64_t>& cells, const std::vector<int>& dirs) override {
+    if (aa_ || variant_ != "pull") throw std::logic_error("halo exchange needs lattice.kernel pull");
+    if (!halo_stream_) {
+      AEROLBM_CUDA_CHECK(cudaStreamCreateWithFlags(&halo_stream_, cudaStreamNonBlocking));
+      AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&edges_done_, cudaEventDisableTiming));
+      AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&core_done_, cudaEventDisableTiming));
+    }
+    Halo h;
+    h.m = std::int64_t(cells.size());
+    h.nd = int(dirs.size());
+    h.cells.resize(std::max<std::size_t>(1, cells.size()));
+    h.cells.upload(cells.data(), cells.size());
+    h.dirs.resize(std::max<std::size_t>(1, dirs.size()));
+    h.dirs.upload(dirs.data(), dirs.size());
+    const std::size_t n = std::size_t(h.m) * std::size_t(h.nd);
+    h.buf.resize(std::max<std::size_t>(1, n));
+    AEROLBM_CUDA_CHECK(cudaMallocHost(&h.host, std::max<std::size_t>(1, n) * sizeof(T)));
+    halos_.push_back(std::move(h));
+    return int(halos_.size()) - 1;
+  }
+
+  HaloBuffer halo_buffer(int list) override {
+    Halo& h = halos_.at(std::size_t(list));
+    return HaloBuffer{h.host, h.buf.data(), std::size_t(h.m) * std::size_t(h.nd) * sizeof(T)};
+  }
+
+  // Outside a step: the current state on the main stream. Inside step_overlapped's exchange: the new state (the
+  // lattice being written) on the halo stream, behind the edge layers and beside the core update.
+  void halo_pack(int list, bool to_host) override {
+    Halo& h = halos_.at(std::size_t(list));
+    cudaStream_t s = in_step_ ? halo_stream_ : stream_;
+    const T* state = in_step_ ? b_.data() : a_.data();
+    const std::int64_t n = h.m * h.nd;
+    if (n > 0) {
+      halo_pack_kernel<T><<<blocks_for(n, 256), 256, 0, s>>>(state, g_.cells, h.cells.data(), h.m, h.dirs.data(),
+                                                              h.nd, h.buf.data());
+      AEROLBM_CUDA_LAUNCH_CHECK();
+      if (to_host)
+        AEROLBM_CUDA_CHECK(cudaMemcpyAsync(h.host, h.buf.data(), std::size_t(n) * sizeof(T), cudaMemcpyDeviceToHost, s));
+    }
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+
+  void halo_unpack(int list, bool from_host) override {
+    Halo& h = halos_.at(std::size_t(list));
+    cudaStream_t s = in_step_ ? halo_stream_ : stream_;
+    T* state = in_step_ ? b_.data() : a_.data();
+    const std::int64_t n = h.m * h.nd;
+    if (n > 0) {
+      if (from_host)
+        AEROLBM_CUDA_CHECK(cudaMemcpyAsync(h.buf.data(), h.host, std::size_t(n) * sizeof(T), cudaMemcpyHostToDevice, s));
+      halo_unpack_kernel<T><<<blocks_for(n, 256), 256, 0, s>>>(state, g_.cells, h.cells.data(), h.m, h.dirs.data(),
+                                                                h.nd, h.buf.data());
+      AEROLBM_CUDA_LAUNCH_CHECK();
+    }
+    // The host buffer is free for the next receive, and a later pack on this stream sees the values.
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+
+  void step_overlapped(const EdgeLayers& e, const std::function<void()>& exchange) override {
+    if (aa_ || variant_ != "pull" || !halo_stream_) {
+      Backend::step_overlapped(e, exchange);
+      return;
+    }
+    if (graph_exec_) {  // the graph holds the lattices' addresses, which this step swaps
+      AEROLBM_CUDA_CHECK(cudaGraphExecDestroy(graph_exec_));
+      graph_exec_ = nullptr;
+    }
+    const T* src = a_.data();
+    T* dst = b_.data();
+    // Edge layers first, on the halo stream (after whatever the main stream still has queued).
+    AEROLBM_CUDA_CHECK(cudaEventRecord(core_done_, stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(halo_stream_, core_done_, 0));
+    for (int a = 0; a < 3; ++a)
+      for (int c : {e.lo[a], e.hi[a]}) {
+        if (c < 0) continue;
+        const int o0 = a == 0 ? 1 : 0, o1 = a == 2 ? 1 : 2;
+        const dim3 grid(blocks_for(g_.n[o0], 128), unsigned(g_.n[o1]), 1);
+        edge_layer_update<L, T, R><<<grid, 128, 0, halo_stream_>>>(g_, k_, src, dst, a, c);
+        AEROLBM_CUDA_LAUNCH_CHECK();
+      }
+    AEROLBM_CUDA_CHECK(cudaEventRecord(edges_done_, halo_stream_));
+    // The rest of the grid on the main stream, at the same time.
+    const dim3 grid(blocks_for(g_.n[0], 128), unsigned(g_.n[1]), unsigned(g_.n[2]));
+    pull_core<L, T, R><<<grid, 128, 0, stream_>>>(g_, k_, src, dst, e);
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    if (nboundary_ > 0) {
+      boundary_core<L, T, R><<<blocks_for(nboundary_, 128), 128, 0, stream_>>>(g_, k_, src, dst, boundary_.data(),
+                                                                               nboundary_, e);
+      AEROLBM_CUDA_LAUNCH_CHECK();
+    }
+    // The halo exchange packs behind the edge layers on the halo stream while the core runs.
+    in_step_ = true;
+    try {
+      exchange();
+    } catch (...) {
+      in_step_ = false;
+      throw;
+    }
+    in_step_ = false;
+    AEROLBM_CUDA_CHECK(cudaEventRecord(edges_done_, halo_stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(stream_, edges_done_, 0));
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    std::swap(a_, b_);
+  }
+
  private:
+  struct Halo {
+    cuda::DeviceBuffer<std::int64_t> cells;
+    cuda::DeviceBuffer<int> dirs;
+    cuda::DeviceBuffer<T> buf;
+    T* host = nullptr;  // pinned
+    std::int64_t m = 0;
+    int nd = 0;
+  };
+  std::vector<Halo> halos_;
+  cudaStream_t halo_stream_ = nullptr;
+  cudaEvent_t edges_done_ = nullptr, core_done_ = nullptr;
+  bool in_step_ = false;
+
   // Calls fn with the accessor of the current state (get(i, n) = post-collision f_i of cell n; put sets it).
   template <class Fn>
   void with_state(Fn&& fn) {

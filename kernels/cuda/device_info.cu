@@ -18,6 +18,8 @@ int cuda_device_count() {
   return n;
 }
 
+void cuda_use_device(int ordinal) { AEROLBM_CUDA_CHECK(cudaSetDevice(ordinal)); }
+
 std::string cuda_device_summary() {
   int n = 0;
   const cudaError_t e = cudaGetDeviceCount(&n);

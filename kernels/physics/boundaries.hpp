@@ -72,10 +72,10 @@ template <class L, class R>
 AEROLBM_HD void inlet_velocity(const GridView& g, const StepConstants<R>& k, const int (&x)[3], R (&u)[3]) {
   R scale = 1;
   if (k.parabolic_inlet) {
-    const R eta = (R(x[1]) + R(0.5)) / R(g.n[1]);
+    const R eta = (R(x[1] + g.origin[1]) + R(0.5)) / R(g.global_size(1));
     scale = R(6) * eta * (R(1) - eta);  // mean 1 over (0,1)
     if (L::D == 3) {
-      const R zeta = (R(x[2]) + R(0.5)) / R(g.n[2]);
+      const R zeta = (R(x[2] + g.origin[2]) + R(0.5)) / R(g.global_size(2));
       scale *= R(6) * zeta * (R(1) - zeta);
     }
   }

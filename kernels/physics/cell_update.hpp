@@ -59,7 +59,7 @@ AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& a
   const std::int64_t n = g.index(x0, x1, x2);
   const std::uint8_t flag = g.flags[n];
   const std::uint8_t type = flag & cell::type_mask;
-  if (type == cell::solid) return;
+  if (type == cell::solid || (flag & cell::ghost)) return;
   if (type != cell::fluid) {
     open_boundary_cell<L, R>(g, k, acc, x, n, type == cell::inlet);
     return;
@@ -126,7 +126,7 @@ AEROLBM_HD void cell_macroscopic(const StepConstants<R>& k, const Acc& acc, std:
 template <class L, class R, class Acc>
 AEROLBM_HD bool cell_is_sane(const GridView& g, const StepConstants<R>& k, const Acc& acc, std::int64_t n,
                              R max_speed, R& speed) {
-  if ((g.flags[n] & cell::type_mask) == cell::solid) return true;
+  if ((g.flags[n] & cell::type_mask) == cell::solid || (g.flags[n] & cell::ghost)) return true;
   R rho, u[3];
   cell_macroscopic<L, R>(k, acc, n, rho, u);
   const R s2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
@@ -147,8 +147,8 @@ AEROLBM_HD void initialize_cell(const GridView& g, const StepConstants<R>& k, Ac
   if (k.taylor_green > R(0) && !solid) {
     // u = A sin(kx x) cos(ky y), v = −A (kx/ky) cos(kx x) sin(ky y): divergence-free, periodic in the box.
     const R two_pi = R(6.283185307179586);
-    const R kx = two_pi / R(g.n[0]), ky = two_pi / R(g.n[1]);
-    const R px = kx * (R(x[0]) + R(0.5)), py = ky * (R(x[1]) + R(0.5));
+    const R kx = two_pi / R(g.global_size(0)), ky = two_pi / R(g.global_size(1));
+    const R px = kx * (R(x[0] + g.origin[0]) + R(0.5)), py = ky * (R(x[1] + g.origin[1]) + R(0.5));
     u[0] = k.taylor_green * sin(px) * cos(py);
     u[1] = -k.taylor_green * (kx / ky) * cos(px) * sin(py);
   } else if (has_inlet && !solid) {

@@ -15,6 +15,12 @@ struct GridView {
   const std::int32_t* link;    // per cell: row in q (−1 when not near a wall)
   const float* q;              // per wall row, Q entries: fraction of the link to the wall along c_i (≤0: none)
   std::uint8_t periodic;       // bit a set: axis a wraps around (both its faces periodic)
+  // MPI block of a larger grid: global position of local cell (0,0,0) and the global size (0: this grid is the
+  // whole grid). Only positions that depend on the whole grid (inlet profile, Taylor–Green start) use them.
+  int origin[3] = {0, 0, 0};
+  int global_n[3] = {0, 0, 0};
+
+  AEROLBM_HD int global_size(int a) const { return global_n[a] > 0 ? global_n[a] : n[a]; }
 
   AEROLBM_HD std::int64_t index(int x, int y, int z) const {
     return std::int64_t(x) + std::int64_t(n[0]) * (std::int64_t(y) + std::int64_t(n[1]) * z);

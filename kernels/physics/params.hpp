@@ -28,6 +28,9 @@ inline constexpr std::uint8_t inlet = 2;
 inline constexpr std::uint8_t outlet = 3;
 inline constexpr std::uint8_t type_mask = 0x0f;
 inline constexpr std::uint8_t near_wall = 0x10;  // fluid cell with at least one link into a solid cell
+// MPI halo: a copy of a cell another rank owns (its type bits kept, so neighbours see the cell as it is). Never
+// updated here; the populations that stream out of it are received from its owner after every step.
+inline constexpr std::uint8_t ghost = 0x20;
 }  // namespace cell
 
 // Per-step physics parameters in lattice units (what the per-cell functions need besides the data).

@@ -12,6 +12,7 @@
 #include "src/app/bench_attention.hpp"
 #include "src/app/commands.hpp"
 #include "src/io/json.hpp"
+#include "src/parallel/parallel.hpp"
 
 namespace aerolbm::app {
 namespace {
@@ -25,6 +26,8 @@ struct BenchArgs {
   int steps = 200;
   int repeats = 5;
   std::string json;
+  std::string scaling = "weak";  // MPI runs: weak (--cells per rank) or strong (--cells in all)
+  std::string ranks_grid;        // MPI runs: AxBxC, else chosen
 };
 
 Stencil parse_stencil(const std::string& s) {
@@ -53,7 +56,17 @@ DomainData box(Stencil s, double cells) {
   return d;
 }
 
-int run_bench(const BenchArgs& a) {
+int run_bench(const BenchArgs& a_in) {
+  // Under mpirun: the box (weak: --cells per rank, stacked along x; strong: --cells in all) is split over the
+  // ranks, one GPU each, and run with the halo exchange of a real run; only pull applies. Rank 0 prints.
+  const std::shared_ptr<RankContext> ranks = start_ranks();
+  BenchArgs a = a_in;
+  RanksGrid ranks_grid{0, 0, 0};
+  if (ranks) {
+    a.variants = {"pull"};
+    if (!a.ranks_grid.empty()) ranks_grid = parse_ranks_grid(a.ranks_grid);
+    if (ranks->rank() != 0) std::freopen("/dev/null", "w", stdout);
+  }
   const Stencil st = parse_stencil(a.lattice);
   const int Q = lattice_q(st);
   const bool gpu = a.backend == "cuda";
@@ -71,12 +84,22 @@ int run_bench(const BenchArgs& a) {
   const double copy_gbs = gpu ? cuda_copy_bandwidth_gbs(std::size_t(1) << 30, 10) : 0.0;
   std::printf("aerolbm bench: %s, %s backend%s\n", a.lattice.c_str(), a.backend.c_str(),
               gpu ? (", " + cuda_device_summary()).c_str() : "");
+  if (ranks)
+    std::printf("MPI: %d ranks, %s scaling (%s), times: wall clock between barriers, slowest rank; MLUPs of the "
+                "whole grid\n",
+                ranks->size(), a.scaling.c_str(),
+                a.scaling == "weak" ? "--cells per rank, blocks stacked along x" : "--cells split over the ranks");
   if (gpu) std::printf("device copy bandwidth (1 GiB cudaMemcpy, read + write): %.0f GB/s\n", copy_gbs);
   std::printf("%-8s %-7s %12s %8s %10s %9s %9s %7s\n", "variant", "storage", "cells", "steps", "MLUPs", "B/cell",
               "GB/s", "% copy");
   Json rows = Json::array();
   for (double n : a.cells) {
-    const DomainData d = box(st, n);
+    DomainData d = box(st, n);
+    if (ranks && a.scaling == "weak") {
+      d.nx *= ranks->size();
+      d.flags.assign(d.cells(), cell::fluid);
+      d.link.assign(d.cells(), -1);
+    }
     for (const auto& prec : a.precisions) {
       for (const auto& var : a.variants) {
         BackendConfig cfg;
@@ -85,7 +108,15 @@ int run_bench(const BenchArgs& a) {
         cfg.kernel = var;
         std::unique_ptr<Backend> b;
         try {
-          b = gpu ? make_cuda_backend(cfg, d, p) : make_cpu_backend(cfg, d, p);
+          if (ranks) {
+            DistributedConfig dc;
+            dc.backend = a.backend;
+            dc.ranks_grid = ranks_grid;
+            dc.print = false;
+            b = make_distributed_backend(*ranks, dc, cfg, d, p);
+          } else {
+            b = gpu ? make_cuda_backend(cfg, d, p) : make_cpu_backend(cfg, d, p);
+          }
         } catch (const std::invalid_argument& e) {
           std::printf("%-8s %-7s skipped: %s\n", var.c_str(), prec.c_str(), e.what());
           continue;
@@ -122,12 +153,14 @@ int run_bench(const BenchArgs& a) {
       }
     }
   }
-  if (!a.json.empty()) {
+  if (!a.json.empty() && (!ranks || ranks->root())) {
     Json doc = Json::object();
     doc.set("lattice", a.lattice);
     doc.set("backend", a.backend);
     doc.set("device", gpu ? cuda_device_summary() : std::string("cpu"));
     doc.set("copy_bandwidth_gbs", copy_gbs);
+    doc.set("mpi_ranks", ranks ? ranks->size() : 1);
+    doc.set("scaling", ranks ? a.scaling : std::string("none"));
     doc.set("results", rows);
     write_json_atomically(a.json, doc);
   }
@@ -149,6 +182,9 @@ void add_bench_command(CLI::App& app, int& status) {
   cmd->add_option("--repeats", a->repeats, "Timed repeats (the median is reported)")
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--json", a->json, "Also write the results as JSON to this file");
+  cmd->add_option("--scaling", a->scaling, "Under mpirun: weak (--cells per rank) or strong (--cells in all)")
+      ->check(CLI::IsMember({"weak", "strong"}))->capture_default_str();
+  cmd->add_option("--ranks-grid", a->ranks_grid, "Under mpirun: ranks along x, y, z as AxBxC (default: chosen)");
   // `aerolbm bench attention ...`: the fused attention kernel instead of the LBM kernels.
   CLI::App* attention = add_bench_attention_command(*cmd, status);
   cmd->require_subcommand(0, 1);

@@ -11,6 +11,7 @@
 #include "src/geometry/make_body.hpp"
 #include "src/solver/backend_select.hpp"
 #include "src/io/checkpoint.hpp"
+#include "src/parallel/parallel.hpp"
 #include "src/solver/resources.hpp"
 #include "src/solver/simulation.hpp"
 #include "src/solver/stop_request.hpp"
@@ -30,7 +31,15 @@ struct RunArgs {
   std::string restart;  // run folder to continue
   bool overwrite = false;
   bool ignore_resources = false;
+  std::string ranks_grid;  // --ranks-grid AxBxC (MPI)
 };
+
+bool a_ranks_flag(const DistributedConfig& dc) { return dc.ranks_grid[0] > 0; }
+
+// Set once the ranks may have diverged (rank 0 writes files the others do not): an error from then on, on one
+// rank, must end them all (the others would wait in the next collective call forever).
+bool g_ranks_started = false;
+std::shared_ptr<RankContext> g_ranks;
 
 // The output folder must be creatable and writable before anything runs. Only checks; creates nothing.
 void check_output_dir(const fs::path& dir) {
@@ -47,11 +56,36 @@ void check_output_dir(const fs::path& dir) {
 }
 
 int run(const RunArgs& a) {
+  g_ranks = start_ranks();
+  const bool root = !g_ranks || g_ranks->root();
+  if (!root) spdlog::set_level(spdlog::level::warn);  // one log: rank 0's
   Case c = load_case(a.file, a.sets);
+  RanksGrid ranks_grid = c.ranks_grid;
+  if (!a.ranks_grid.empty()) {
+    try {
+      ranks_grid = parse_ranks_grid(a.ranks_grid);
+    } catch (const std::invalid_argument& e) {
+      throw CaseError("--ranks-grid: " + std::string(e.what()) + ".");
+    }
+  }
+  if (g_ranks && c.kernel != "auto" && c.kernel != "pull")
+    throw CaseError(c.source_file.string() + ": lattice.kernel: '" + c.kernel +
+                    "' is not available in a run over several MPI ranks (the halo exchange works on the "
+                    "two-lattice layout). Use lattice.kernel: pull or auto (--set lattice.kernel=pull).");
   LatticeUnits u = lattice_units(c);
   if (a.steps > 0) {
     u.total_steps = a.steps;
     u.average_steps = std::min(u.average_steps, a.steps);
+  }
+  if (g_ranks) {
+    // The split is checked here, before anything is created (the backend makes it again, the same way).
+    const std::int64_t n[3] = {u.nx, u.ny, u.nz};
+    try {
+      ranks_grid = choose_ranks_grid(n, dimensions(c.stencil), g_ranks->size(), ranks_grid);
+    } catch (const std::invalid_argument& e) {
+      throw CaseError(std::string(a.ranks_grid.empty() && c.ranks_grid[0] == 0 ? "MPI: " : "--ranks-grid / parallel.ranks_grid: ") +
+                      e.what());
+    }
   }
   fs::path out = a.output.empty() ? fs::path("runs") / c.name : fs::path(a.output);
   if (!a.restart.empty()) {
@@ -84,24 +118,51 @@ int run(const RunArgs& a) {
     }
   }
   auto body = make_body(c);
-  std::cout << describe(c, u) << std::flush;
+  if (root) std::cout << describe(c, u) << std::flush;
 
   const bool cuda = a.backend == "cuda" || (a.backend == "auto" && cuda_device_count() > 0);
-  const ResourceNeeds need = estimate_resources(c, u, cuda, checkpoint ? checkpoint->step : 0);
+  ResourceNeeds need = estimate_resources(c, u, cuda, checkpoint ? checkpoint->step : 0);
+  // MPI: each rank's device holds one block of the lattice. (Host memory stays the estimate for the whole grid:
+  // every rank builds the global domain, and rank 0 gathers frames and checkpoints.)
+  if (g_ranks) need.device_bytes /= g_ranks->size();
   spdlog::info("estimated needs: host memory {}, {}disk {} ({} frames, checkpoint {})", format_bytes(need.host_bytes),
                cuda ? "GPU memory " + format_bytes(need.device_bytes) + ", " : std::string(),
                format_bytes(need.disk_bytes), need.frames, format_bytes(need.checkpoint_bytes));
   if (!a.ignore_resources) check_resources(need, available_resources(out, cuda), out);
 
-  fs::create_directories(out);
-  RunFolderLock lock(out);
-  if (a.overwrite) remove_run_outputs(out);
+  // Every rank has checked the folder before rank 0 changes it.
+  if (g_ranks) g_ranks->barrier();
+  std::optional<RunFolderLock> lock;
+  if (root) {
+    fs::create_directories(out);
+    lock.emplace(out);
+    if (a.overwrite) remove_run_outputs(out);
+  }
+  if (g_ranks) {
+    g_ranks->barrier();
+    g_ranks_started = true;
+  }
   install_stop_handlers();
 
   RunOptions opt;
   opt.backend = a.backend;
   opt.output_dir = out;
   opt.threads = a.threads;
+  opt.progress = root;
+  if (g_ranks) {
+    opt.ranks = g_ranks;
+    DistributedConfig dc;
+    dc.backend = a.backend;
+    dc.ranks_grid = ranks_grid;
+    opt.make_backend = [dc](const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p) {
+      try {
+        return make_distributed_backend(*g_ranks, dc, cfg, d, p);
+      } catch (const std::invalid_argument& e) {
+        throw CaseError((a_ranks_flag(dc) ? "--ranks-grid / parallel.ranks_grid: " : "MPI: ") +
+                        std::string(e.what()));
+      }
+    };
+  }
   Simulation sim(c, u, std::move(body), opt);
   if (checkpoint) {
     const std::int64_t at = checkpoint->step;
@@ -141,21 +202,32 @@ void add_run_command(CLI::App& app, int& status) {
   cmd->add_option("--set", a->sets, "Override a case key: key.path=value (repeatable)");
   cmd->add_option("--restart", a->restart, "Continue the run in this folder from its checkpoint.h5");
   cmd->add_flag("--overwrite", a->overwrite, "Replace the run already in the output folder");
+  cmd->add_option("--ranks-grid", a->ranks_grid,
+                  "MPI runs: ranks along x, y, z as AxBxC (default: parallel.ranks_grid, else chosen)");
   cmd->add_flag("--ignore-resources", a->ignore_resources,
                 "Start even when the memory or disk estimate says the run does not fit");
   cmd->callback([&status, a]() {
+    std::string message;
     try {
       status = run(*a);
+      return;
     } catch (const CaseError& e) {
-      std::cerr << "error: " << e.what() << "\n";
+      message = "error: " + std::string(e.what());
       status = kBadInput;
     } catch (const BackendUnavailable& e) {
-      std::cerr << "error: " << e.what() << "\n";
+      message = "error: " + std::string(e.what());
       status = kBadInput;
     } catch (const std::exception& e) {
-      std::cerr << "error: run failed: " << e.what() << "\n";
+      message = "error: run failed: " + std::string(e.what());
       status = kRunFailure;
     }
+    // MPI: before the run starts every rank meets the same errors, and rank 0 reports them; later an error may
+    // be one rank's alone, so that rank reports it and ends all ranks.
+    if (!g_ranks || g_ranks->root() || g_ranks_started) {
+      if (g_ranks && !g_ranks->root()) message = "rank " + std::to_string(g_ranks->rank()) + ": " + message;
+      std::cerr << message << "\n" << std::flush;
+    }
+    if (g_ranks && g_ranks_started) g_ranks->abort(status);
   });
 }
 

@@ -96,6 +96,7 @@ struct Case {
   std::int64_t checkpoint_every = kCheckpointAuto;  // checkpoint.every (steps), 0 = off; left out: 10 % of the run
   std::int64_t watchdog_every = 100;   // watchdog.every (steps): scan the state for NaN/Inf and runaway speeds
   double watchdog_max_speed = 0.4;     // watchdog.max_speed (cells/step); the lattice sound speed is 0.577
+  std::array<int, 3> ranks_grid = {0, 0, 0};  // parallel.ranks_grid: MPI ranks along x, y, z (zeros: chosen)
 
   std::string yaml_text;               // the case exactly as run (after overrides), re-emitted
 };

@@ -185,6 +185,23 @@ void read_watchdog(const SectionReader& r, Case& c) {
          c.watchdog_max_speed);
 }
 
+void read_parallel(const SectionReader& r, int dims, Case& c) {
+  const auto v = r.numbers("ranks_grid", {1, 4096}, "Each entry is a number of MPI ranks, 1 or more.",
+                           dims == 2 ? "[2, 1]" : "[2, 1, 1]");
+  if (!v) return;
+  bool whole = true;
+  for (double x : *v) whole = whole && x == double(int(x));
+  if (int(v->size()) != dims || !whole) {
+    r.problem("ranks_grid", std::to_string(dims) + " whole numbers (ranks along " + (dims == 2 ? "x, y" : "x, y, z") + ")",
+              std::to_string(v->size()) + " numbers",
+              "Give the ranks along each axis, for example [4, 1" + std::string(dims == 2 ? "]" : ", 1]") +
+                  "; their product must equal the number of MPI ranks (mpirun -np).");
+    return;
+  }
+  for (int a = 0; a < dims; ++a) c.ranks_grid[std::size_t(a)] = int((*v)[std::size_t(a)]);
+  if (dims == 2) c.ranks_grid[2] = 1;
+}
+
 void read_output(const SectionReader& out, const SectionReader& forces, const SectionReader& checkpoint, Case& c) {
   assign(out.integer("every", {0, kInf}, "Use 0 for no field output, or a number of steps between frames."),
          c.output_every);
@@ -234,6 +251,7 @@ void read_sections(const SectionReader& root, const std::filesystem::path& case_
   read_time(root.sub("time"), c);
   read_output(root.sub("output"), root.sub("forces"), root.sub("checkpoint"), c);
   read_watchdog(root.sub("watchdog"), c);
+  read_parallel(root.sub("parallel"), dimensions(c.stencil), c);
 }
 
 }  // namespace aerolbm

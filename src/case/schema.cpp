@@ -53,6 +53,7 @@ KeySpec build_schema() {
                              leaf("moment_point", K::NumberList)}),
           section("checkpoint", {leaf("every", K::Integer)}),
           section("watchdog", {leaf("every", K::Integer), leaf("max_speed", K::Number)}),
+          section("parallel", {leaf("ranks_grid", K::NumberList)}),
       });
 }
 

@@ -9,6 +9,7 @@ namespace aerolbm {
 
 int cuda_device_count() { return 0; }
 std::string cuda_device_summary() { return "this build has no CUDA backend (no CUDA compiler at configure time)"; }
+void cuda_use_device(int) {}
 double cuda_copy_bandwidth_gbs(std::size_t, int) { return 0.0; }
 bool cuda_device_memory(std::size_t& free_bytes, std::size_t& total_bytes) {
   free_bytes = total_bytes = 0;

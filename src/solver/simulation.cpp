@@ -85,7 +85,8 @@ Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Bod
   cfg.precision = case_.precision;
   cfg.kernel = case_.kernel;
   cfg.threads = opt_.threads;
-  backend_ = select_backend(opt_.backend, cfg, domain_, physics_params(case_, units_));
+  backend_ = opt_.make_backend ? opt_.make_backend(cfg, domain_, physics_params(case_, units_))
+                               : select_backend(opt_.backend, cfg, domain_, physics_params(case_, units_));
   backend_->initialize();
 }
 
@@ -217,8 +218,10 @@ RunResult Simulation::run() {
   const double coef = 1.0 / (0.5 * u_ref * u_ref * area);
   const bool resuming = resume_.has_value();
   const std::int64_t first_step = resuming ? resume_->step : 0;
+  // MPI: rank 0 writes every file and prints; the other ranks take part in the collective backend calls only.
+  const bool root = !opt_.ranks || opt_.ranks->root();
 
-  write_file_atomically(dir / "case.yaml", case_.yaml_text + "\n");
+  if (root) write_file_atomically(dir / "case.yaml", case_.yaml_text + "\n");
 
   std::vector<std::pair<std::string, std::string>> header = {
       {"case", case_.name},
@@ -242,14 +245,16 @@ RunResult Simulation::run() {
                                  "A c) (nose-up positive)"});
     if (ref->half_model) header.push_back({"half_model", "symmetry plane at z = 0: coefficients of the full body"});
   }
-  ForcesCsv csv = resuming ? ForcesCsv::resume(dir / "forces.csv", header, dims, first_step, extra_columns)
-                           : ForcesCsv(dir / "forces.csv", header, dims, extra_columns);
+  std::optional<ForcesCsv> csv;
+  if (root)
+    csv.emplace(resuming ? ForcesCsv::resume(dir / "forces.csv", header, dims, first_step, extra_columns)
+                         : ForcesCsv(dir / "forces.csv", header, dims, extra_columns));
 
   std::vector<double> frame_times = resuming ? resume_->frame_times : std::vector<double>{};
   std::vector<std::unique_ptr<FieldWriter>> writers;
   const auto grid = grid_info(case_, units_);
   const auto attrs = run_attributes(case_, units_);
-  if (case_.output_every > 0 || !frame_times.empty()) {
+  if (root && (case_.output_every > 0 || !frame_times.empty())) {
     for (const auto& f : case_.formats) {
       if (f == "hdf5") writers.push_back(make_hdf5_writer(dir, grid, attrs, frame_times));
       if (f == "vtk") writers.push_back(make_vtk_writer(dir, grid, attrs, frame_times));
@@ -257,14 +262,14 @@ RunResult Simulation::run() {
   }
   FrameRequest request = FrameRequest::from_names(case_.fields);
   // 3D bodies: the surface with Cp at its vertices (VTK polydata) beside every frame; it needs the pressure.
-  if (!writers.empty() && dims == 3 && body_) {
+  if (root && !writers.empty() && dims == 3 && body_) {
     const auto triangles = body_->surface();
     if (!triangles.empty()) {
       writers.push_back(make_surface_writer(dir, surface_mesh(triangles, domain_, grid), attrs, frame_times));
       request.pressure = true;
     }
   }
-  const bool fields_on = !writers.empty() && case_.output_every > 0;
+  const bool fields_on = !case_.formats.empty() && case_.output_every > 0;
   AsyncFrameWriter frames(domain_, std::move(writers), u_ref, units_.dx, request);
 
   const std::int64_t total = units_.total_steps;
@@ -302,7 +307,7 @@ RunResult Simulation::run() {
     }
     c.frame_times = frame_times;
     c.case_yaml = case_.yaml_text;
-    write_checkpoint(dir / "checkpoint.h5", c);
+    if (root) write_checkpoint(dir / "checkpoint.h5", c);
     last_checkpoint = step;
   };
 
@@ -346,7 +351,7 @@ RunResult Simulation::run() {
         watchdog(step, last_checkpoint);
         checked = true;
       }
-      csv.append(step, time, F, cd, cl, cs, extra);
+      if (csv) csv->append(step, time, F, cd, cl, cs, extra);
       history.add({step, time, cd, cl, cs});
     }
     if (!checked && (step % W == 0 || step == total)) {
@@ -357,25 +362,27 @@ RunResult Simulation::run() {
       // The copy to the host runs on its own stream and the fields and files are made on the writer thread,
       // both while the next steps run.
       if (loads && !domain_.wall_cells.empty()) {
-        create_output_folder(dir / "spanwise");
-        write_spanwise_csv((dir / "spanwise" / ("spanwise_" + frame_number(std::int64_t(frame_times.size())) + ".csv"))
+        const auto slices = loads->spanwise(cell_forces());  // collective under MPI: every rank asks
+        if (root) create_output_folder(dir / "spanwise");
+        if (root) write_spanwise_csv((dir / "spanwise" / ("spanwise_" + frame_number(std::int64_t(frame_times.size())) + ".csv"))
                                .string(),
-                           step, time, loads->spanwise(cell_forces()));
+                           step, time, slices);
       }
       FrameJob job;
       job.step = step;
       job.time = time;
       job.fields = backend_->start_fields_transfer();
-      frames.submit(std::move(job));
+      if (root) frames.submit(std::move(job));
       frame_times.push_back(time);
     }
-    const int signal = stop_requested();
+    // Every rank stops at the same step when any of them was signalled.
+    const int signal = opt_.ranks ? opt_.ranks->max_over_ranks(stop_requested()) : stop_requested();
     const bool periodic = C > 0 && (step % C == 0 || step == total);
     if (periodic || signal) {
       if (!checked) watchdog(step, last_checkpoint);
       write_checkpoint_now(step);
     }
-    if (opt_.progress) progress.update(step, cd, cl);
+    if (opt_.progress && root) progress.update(step, cd, cl);
     if (signal) {
       r.stopped_by_signal = signal;
       break;
@@ -384,7 +391,7 @@ RunResult Simulation::run() {
   frames.finish();
   r.frames = int(frame_times.size());
   r.output_seconds = frames.busy_seconds();
-  if (opt_.progress) progress.finish();
+  if (opt_.progress && root) progress.finish();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.steps = step;
   r.checkpoint_step = last_checkpoint;
@@ -441,7 +448,7 @@ RunResult Simulation::run() {
   co.set("cl_final", r.cl_final);
   co.set("strouhal", r.strouhal ? Json(*r.strouhal) : Json(nullptr));
   s.set("coefficients", co);
-  write_json_atomically(dir / "summary.json", s);
+  if (root) write_json_atomically(dir / "summary.json", s);
   return r;
 }
 

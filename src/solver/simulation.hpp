@@ -3,6 +3,7 @@
 // checks the state every W steps (watchdog), writes checkpoints, stops gracefully on SIGINT/SIGTERM, and
 // finishes with summary.json. Everything it writes goes into the run folder.
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include "src/case/units.hpp"
 #include "src/geometry/body.hpp"
 #include "src/io/checkpoint.hpp"
+#include "src/solver/rank_context.hpp"
 
 namespace aerolbm {
 
@@ -20,6 +22,10 @@ struct RunOptions {
   std::filesystem::path output_dir;  // the run folder (must exist and be writable)
   int threads = 0;                   // CPU threads, 0 = default
   bool progress = true;
+  // MPI runs (src/parallel): the ranks, and the backend of the whole grid that runs this rank's block. Only rank 0
+  // writes files and prints; every rank makes the same backend calls (they are collective).
+  std::shared_ptr<RankContext> ranks;
+  std::function<std::unique_ptr<Backend>(const BackendConfig&, const DomainData&, const PhysicsParams&)> make_backend;
 };
 
 struct RunResult {

@@ -1,0 +1,36 @@
+#pragma once
+// The MPI layer as the rest of the program sees it (no MPI headers): start it, and make the backend that runs one
+// block per rank and looks to the solver like a backend of the whole grid. In builds without AEROLBM_MPI these
+// report that MPI is absent (src/parallel/mpi_absent.cpp).
+#include <memory>
+#include <string>
+
+#include "kernels/backend.hpp"
+#include "src/parallel/decomposition.hpp"
+#include "src/solver/rank_context.hpp"
+
+namespace aerolbm {
+
+bool mpi_built();
+// Initialises MPI when this process was started by an MPI launcher (mpirun, mpiexec, srun) with more than one
+// rank; null otherwise (a plain single-process run). MPI is finalised at exit.
+std::shared_ptr<RankContext> start_ranks();
+// Whether the MPI library can take device pointers (Open MPI's MPIX_Query_cuda_support); false without MPI.
+bool mpi_cuda_aware();
+
+struct DistributedConfig {
+  std::string backend = "auto";  // auto | cpu | cuda (as --backend)
+  RanksGrid ranks_grid{0, 0, 0};  // zeros: choose
+  bool print = true;              // the root rank logs the split
+};
+
+// Every rank passes the same global domain; the rank's block is cut from it (decomposition.hpp). The result's
+// fields, populations and state checks are those of the whole grid: macroscopic(), start_fields_transfer() and
+// read_populations() gather to rank 0 (the other ranks get empty arrays), write_populations() takes the global
+// state on every rank, wall_force() and check_state() are reduced over ranks. Every call is collective.
+// Throws std::invalid_argument for a split that does not fit (bad input).
+std::unique_ptr<Backend> make_distributed_backend(RankContext& ranks, const DistributedConfig& dc,
+                                                  const BackendConfig& cfg, const DomainData& global,
+                                                  const PhysicsParams& p);
+
+}  // namespace aerolbm
