@@ -133,7 +133,7 @@ class DistributedBackend final : public Backend {
       for (int a = 0; a < 3; ++a) mine[4 * r + 1 + std::size_t(a)] = lf[std::size_t(a) * lrows + r];
     }
     int count = int(mine.size());
-    std::vector<int> counts(std::size_t(size_)), displs(std::size_t(size_), 0);
+    std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_), 0);
     MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
     for (int r = 1; r < size_; ++r) displs[std::size_t(r)] = displs[std::size_t(r - 1)] + counts[std::size_t(r - 1)];
     std::vector<double> all(std::size_t(displs.back() + counts.back()));
