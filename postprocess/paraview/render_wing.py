@@ -33,10 +33,22 @@ def main(argv=None):
     surface.UpdatePipeline(t)
     if "q_criterion" not in fields.PointData.keys():
         ap.fail(f"{a.run}: the fields have no q_criterion (add q_criterion to output.fields)")
-    qmax = fields.PointData["q_criterion"].GetRange(0)[1]
+    # The vortex cores behind the wing: the fields downstream of the trailing edge (the boundary layers on the wing
+    # carry large Q too and would hide the surface).
+    b = surface.GetDataInformation().GetBounds()
+    wake = pv.Clip(registrationName="wake", Input=fields)
+    wake.ClipType = "Plane"
+    wake.ClipType.Origin = [b[1] + 0.05 * (b[1] - b[0]), 0, 0]
+    wake.ClipType.Normal = [1, 0, 0]
+    try:  # ParaView 5.10+: keep the side the normal points to
+        wake.Invert = 0
+    except AttributeError:
+        pass
+    wake.UpdatePipeline(t)
+    qmax = wake.PointData["q_criterion"].GetRange(0)[1]
     if not qmax > 0:
-        ap.fail(f"{a.run}: Q is nowhere positive at t = {t} (no vortex cores yet)")
-    q = a.q if a.q is not None else 0.02 * qmax
+        ap.fail(f"{a.run}: Q is nowhere positive behind the wing at t = {t} (no vortex cores yet)")
+    q = a.q if a.q is not None else 0.05 * qmax
 
     view = ap.new_view(a.size)
     view.InteractionMode = "3D"
@@ -52,7 +64,7 @@ def main(argv=None):
     bar.TitleColor = bar.LabelColor = [0, 0, 0]
     body.SetScalarBarVisibility(view, True)
 
-    contour = pv.Contour(registrationName="vortex_cores", Input=fields)
+    contour = pv.Contour(registrationName="vortex_cores", Input=wake)
     contour.ContourBy = ["POINTS", "q_criterion"]
     contour.Isosurfaces = [q]
     cores = pv.Show(contour, view)
@@ -69,12 +81,13 @@ def main(argv=None):
         cores.DiffuseColor = [0.2, 0.5, 0.9]
     cores.Opacity = 0.6
 
-    b = surface.GetDataInformation().GetBounds()
+    # From above, behind and outboard of the tip, looking back at the wing and down the wake.
     c = [0.5 * (b[0] + b[1]), 0.5 * (b[2] + b[3]), 0.5 * (b[4] + b[5])]
     span = max(b[5] - b[4], b[1] - b[0], 1e-6)
-    view.CameraFocalPoint = [c[0] + 0.6 * span, c[1], c[2]]
-    view.CameraPosition = [c[0] + 2.8 * span, c[1] + 1.6 * span, c[2] + 1.4 * span]
+    view.CameraFocalPoint = [b[1] + 0.3 * span, c[1], c[2]]
+    view.CameraPosition = [b[0] - 0.9 * span, c[1] + 1.3 * span, b[5] + 1.6 * span]
     view.CameraViewUp = [0, 1, 0]
+    view.CameraViewAngle = 30
     view.ViewTime = t
     out = a.output or os.path.join(a.run, "paraview", "wing.png")
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)

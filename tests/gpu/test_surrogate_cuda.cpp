@@ -7,6 +7,8 @@
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <random>
 
 #include "src/surrogate/cpu_inference.hpp"
@@ -54,9 +56,15 @@ TEST(SurrogateCuda, ForwardMatchesCpu) {
   }
 }
 
+// Both attention paths: the fused bf16 tensor-core kernel (the default for d = 32/64/128; bf16 inputs give about
+// 3e-3) and the simple fp32 kernel (AEROLBM_SURROGATE_ATTENTION=simple; fp32 rounding only).
 TEST(SurrogateCuda, AttentionMatchesCpu) {
+  for (const char* mode : {"fused", "simple"})
   for (int d : {32, 64, 128})
     for (int N : {1, 77, 1000}) {
+      const bool fused = std::string(mode) == "fused";
+      if (fused) ::unsetenv("AEROLBM_SURROGATE_ATTENTION");
+      else ::setenv("AEROLBM_SURROGATE_ATTENTION", "simple", 1);
       const int B = 2, H = 3, D = H * d;
       std::mt19937 rng(d + N);
       std::normal_distribution<float> nd(0.0f, 1.0f);
@@ -91,8 +99,10 @@ TEST(SurrogateCuda, AttentionMatchesCpu) {
         num += (double(gpu[i]) - cpu[i]) * (double(gpu[i]) - cpu[i]);
         den += double(cpu[i]) * cpu[i];
       }
-      EXPECT_LE(std::sqrt(num / den), 1e-4) << "d " << d << " N " << N;
+      std::printf("surrogate attention %s d %d N %d: rel. L2 %.3e\n", mode, d, N, std::sqrt(num / den));
+      EXPECT_LE(std::sqrt(num / den), fused ? 1e-2 : 1e-4) << mode << " d " << d << " N " << N;
     }
+  ::unsetenv("AEROLBM_SURROGATE_ATTENTION");
 }
 
 }  // namespace

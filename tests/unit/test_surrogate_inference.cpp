@@ -5,7 +5,9 @@
 #include <hdf5.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <random>
 
 #include "src/surrogate/cpu_inference.hpp"
@@ -177,6 +179,26 @@ TEST(SurrogateModelFile, NotAModelFile) {
   } catch (const ModelFileError& e) {
     EXPECT_NE(std::string(e.what()).find("no file"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace aerolbm::surrogate
+
+namespace aerolbm::surrogate {
+namespace {
+
+// The committed, trained model (postprocess/surrogate/model.h5, made by export.py on an H200): the C++ CPU forward
+// pass reproduces the output PyTorch computed for its stored reference case (8192 tokens) to 1e-4 relative.
+TEST(SurrogateInference, CommittedModelReproducesItsPyTorchReference) {
+  const auto file = std::filesystem::path(AEROLBM_SOURCE_DIR) / "postprocess/surrogate/model.h5";
+  ASSERT_TRUE(std::filesystem::exists(file)) << file;
+  const Model m = load_model(file);
+  const std::vector<float> y = forward_cpu(m, m.ref_points, m.ref_params);
+  ASSERT_EQ(y.size(), m.ref_output.size());
+  const double err = relative_error(y, m.ref_output, 3);
+  std::printf("committed model: CPU forward vs PyTorch reference, relative error %.3e over %zu tokens\n", err,
+              y.size() / 3);
+  EXPECT_LE(err, 1e-4);
 }
 
 }  // namespace
