@@ -93,6 +93,8 @@ def main(argv=None):
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     pv.SaveScreenshot(out, view, ImageResolution=list(a.size), TransparentBackground=0)
     print(f"wrote {out} (Q iso-value {q:.4g}, Q max {qmax:.4g}, Cp {cp_range[0]:.3f} to {cp_range[1]:.3f})")
+    # Left to Python's exit, a view ends in a GLX error under Xvfb (as in render_views.py).
+    pv.Delete(view)
 
 
 if __name__ == "__main__":

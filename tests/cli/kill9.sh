@@ -11,7 +11,9 @@ WORK=$(mktemp -d)
 trap 'kill -9 $pid 2>/dev/null; rm -rf "$WORK"' EXIT
 pid=
 CASE="$SRC/cases/naca0012_re1000_aoa5.yaml"
-ARGS=(--backend cpu --threads 2 --steps 2000 --set geometry.chord_cells=16 --set physics.reynolds=200
+# 4000 steps: after the checkpoint the second leg waits for, the run must outlast the random delay (up to 0.45 s)
+# on a fast, idle machine too (2000 steps once finished first, on a CI run).
+ARGS=(--backend cpu --threads 2 --steps 4000 --set geometry.chord_cells=16 --set physics.reynolds=200
       --set output.every=50 --set forces.every=5 --set checkpoint.every=200)
 fail() { echo "FAIL: $*"; exit 1; }
 

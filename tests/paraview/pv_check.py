@@ -132,6 +132,11 @@ def check_wing(run, out):
     check(s["drawn"] > 0.05 and s["lum_std"] > 5 and s["colours"] > 30,
           f"render_wing: not blank (drawn {s['drawn']:.2f} > 0.05, luminance std {s['lum_std']:.1f} > 5, "
           f"{s['colours']} colours > 30)")
+    # Anything ParaView still holds at exit under Xvfb ends in a GLX error (see check_state).
+    for layout in list(pv.GetLayouts().values()):
+        pv.RemoveLayout(layout)
+    for v in pv.GetRenderViews():
+        pv.Delete(v)
 
 
 def main():
