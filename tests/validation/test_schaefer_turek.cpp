@@ -10,22 +10,6 @@
 namespace aerolbm::testing {
 namespace {
 
-// Runs `settle` convective times, then averages the coefficients over `average` more (sampled ten times per
-// convective time), which evens out the acoustic waves that a closed channel keeps sloshing between its ends.
-std::array<double, 2> mean_coefficients(SolverSetup& s, int settle, int average) {
-  const std::int64_t per = s.u.steps_per_convective_time;
-  s.backend->run(settle * per);
-  std::array<double, 2> sum{0, 0};
-  const int samples = 10 * average;
-  for (int k = 0; k < samples; ++k) {
-    s.backend->run(per / 10);
-    const auto c = s.coefficients();
-    sum[0] += c[0];
-    sum[1] += c[1];
-  }
-  return {sum[0] / samples, sum[1] / samples};
-}
-
 TEST(SchaeferTurek2D1, DragAndLiftAtTwentyCellsPerDiameter) {
   SolverSetup s(source_dir() / "cases/ci/schaefer_turek_2d1.yaml");
   const auto c = mean_coefficients(s, 30, 10);

@@ -10,21 +10,6 @@
 namespace aerolbm::testing {
 namespace {
 
-// Settles `settle` convective times, then averages over `average` more (ten samples per convective time).
-std::array<double, 2> mean_coefficients(SolverSetup& s, int settle, int average) {
-  const std::int64_t per = s.u.steps_per_convective_time;
-  s.backend->run(settle * per);
-  std::array<double, 2> sum{0, 0};
-  const int samples = 10 * average;
-  for (int k = 0; k < samples; ++k) {
-    s.backend->run(per / 10);
-    const auto c = s.coefficients();
-    sum[0] += c[0];
-    sum[1] += c[1];
-  }
-  return {sum[0] / samples, sum[1] / samples};
-}
-
 TEST(SchaeferTurek3D1Z, DragWithinThreePercent) {
   SolverSetup s(source_dir() / "cases/ci/schaefer_turek_3d1z.yaml");
   const auto c = mean_coefficients(s, 20, 2);
