@@ -31,6 +31,26 @@ std::unique_ptr<FieldWriter> make_hdf5_writer(const std::filesystem::path& run_d
                                               const Attributes& attributes,
                                               const std::vector<double>& resume_times = {});
 
+// A frame written by every MPI rank together, each passing the frame of its own block of the grid.
+class BlockFieldWriter {
+ public:
+  virtual ~BlockFieldWriter();
+  // Collective (every rank calls it, on the thread that calls MPI): `block` holds the fields of the cells in
+  // `box`, arrays x fastest within the box. Errors as FieldWriter::write, on the rank that failed.
+  virtual void write(const Frame& block, const GridBox& box) = 0;
+};
+
+// Whether this build writes HDF5 frames collectively under MPI: an MPI build linked with a parallel HDF5.
+bool hdf5_collective_available();
+
+// The HDF5 frame files of make_hdf5_writer, the same bytes of data, written by every rank of MPI_COMM_WORLD at
+// once (MPI-IO file driver, collective transfers: each rank writes its block as a hyperslab); rank 0 (`root`)
+// renames each finished file into place and keeps the index (fields.h5, fields.xdmf). Every rank constructs it
+// (collective). Throws std::logic_error where hdf5_collective_available() is false. See hdf5_collective.cpp.
+std::unique_ptr<BlockFieldWriter> make_collective_hdf5_writer(const std::filesystem::path& run_dir,
+                                                              const GridInfo& grid, const Attributes& attributes,
+                                                              const std::vector<double>& resume_times, bool root);
+
 // RUN/vtk/fields_000000.vti, ... (vtkImageData, point data) and RUN/fields.pvd.
 std::unique_ptr<FieldWriter> make_vtk_writer(const std::filesystem::path& run_dir, const GridInfo& grid,
                                              const Attributes& attributes,

@@ -16,6 +16,15 @@ struct GridInfo {
   std::int64_t cells() const { return nx * ny * nz; }
 };
 
+// A box of cells of the grid: its first cell in global coordinates and its size along x, y, z (an MPI rank's
+// block, or the whole grid).
+struct GridBox {
+  std::int64_t lo[3] = {0, 0, 0};
+  std::int64_t n[3] = {1, 1, 1};
+  std::int64_t cells() const { return n[0] * n[1] * n[2]; }
+  static GridBox whole(const GridInfo& g) { return GridBox{{0, 0, 0}, {g.nx, g.ny, g.nz}}; }
+};
+
 // Attributes attached to the file/frames: lattice parameters and units, so a file explains itself.
 struct Attributes {
   std::vector<std::pair<std::string, double>> numbers;

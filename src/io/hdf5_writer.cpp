@@ -12,7 +12,8 @@
 //                                finished frame, frame_000123 -> fields/frame_000123.h5:/ (h5py and the HDF5
 //                                C API follow it: f["frame_000123"]["velocity"], .attrs["step"])
 //   RUN/fields.xdmf              the time series for ParaView, pointing straight at the frame files
-// Both index files are regenerated after each frame and replaced atomically.
+// Both index files are regenerated after each frame and replaced atomically. An MPI run with a parallel HDF5
+// writes the same frame files collectively, each rank its own block (src/io/hdf5_collective.cpp).
 #include <hdf5.h>
 #include <unistd.h>
 
@@ -24,100 +25,100 @@
 #include "src/io/atomic_file.hpp"
 #include "src/io/field_writer.hpp"
 #include "src/io/frame_fields.hpp"
+#include "src/io/hdf5_frames.hpp"
 #include "src/io/hdf5_util.hpp"
 #include "src/io/xdmf_writer.hpp"
 
 namespace aerolbm {
-namespace {
 
 namespace fs = std::filesystem;
 using h5::Handle;
 
-class Hdf5Writer final : public FieldWriter {
- public:
-  Hdf5Writer(const fs::path& run_dir, const GridInfo& grid, const Attributes& attributes,
-             const std::vector<double>& resume_times);
-  void write(const Frame& frame) override;
+namespace {
 
- private:
-  void write_run_attributes(const h5::File& f, hid_t root) const;
-  void write_frame_file(const fs::path& path, const Frame& frame, const std::vector<FieldView>& fields) const;
-  void write_index() const;
-  XdmfFrame read_back(std::int64_t number) const;
-  std::string frame_file(std::int64_t number) const { return "fields/frame_" + frame_number(number) + ".h5"; }
+void write_run_attributes(const h5::File& f, hid_t root, const GridInfo& grid, const Attributes& attributes) {
+  for (const auto& [name, value] : attributes.numbers) f.attr_doubles(root, name, &value, 1);
+  for (const auto& [name, value] : attributes.strings) f.attr_string(root, name, value);
+  f.attr_int(root, "nx", grid.nx);
+  f.attr_int(root, "ny", grid.ny);
+  f.attr_int(root, "nz", grid.nz);
+  f.attr_doubles(root, "origin", grid.origin.data(), 3);
+  f.attr_doubles(root, "spacing", grid.spacing.data(), 3);
+}
 
-  fs::path run_dir_;
-  GridInfo grid_;
-  Attributes attributes_;
-  std::int64_t counter_ = 0;
-  std::vector<XdmfFrame> frames_;  // finished frames, for regenerating fields.h5 and fields.xdmf
-};
+bool whole_grid(const GridBox& b, const GridInfo& g) {
+  return b.lo[0] == 0 && b.lo[1] == 0 && b.lo[2] == 0 && b.n[0] == g.nx && b.n[1] == g.ny && b.n[2] == g.nz;
+}
 
-Hdf5Writer::Hdf5Writer(const fs::path& run_dir, const GridInfo& grid, const Attributes& attributes,
+}  // namespace
+
+void write_frame_contents(const h5::File& f, hid_t root, const GridInfo& grid, const Attributes& attributes,
+                          std::int64_t step, double time, const std::vector<FieldView>& fields, const GridBox& box,
+                          hid_t dxpl) {
+  write_run_attributes(f, root, grid, attributes);
+  f.attr_int(root, "step", step);
+  f.attr_doubles(root, "time", &time, 1);
+  const bool whole = whole_grid(box, grid);
+  for (const FieldView& field : fields) {
+    const std::string op = "write dataset '" + field.name + "'";
+    const hsize_t dims[4] = {static_cast<hsize_t>(grid.nz), static_cast<hsize_t>(grid.ny),
+                             static_cast<hsize_t>(grid.nx), static_cast<hsize_t>(field.components)};
+    const int rank = field.components == 1 ? 3 : 4;
+    const bool u8 = field.type == FieldType::UInt8;
+    Handle space = f.open(H5Screate_simple(rank, dims, nullptr), H5Sclose, op);
+    Handle dset = f.open(H5Dcreate2(root, field.name.c_str(), u8 ? H5T_STD_U8LE : H5T_IEEE_F32LE, space.get(),
+                                    H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                         H5Dclose, op);
+    const hid_t mem_type = u8 ? H5T_NATIVE_UINT8 : H5T_NATIVE_FLOAT;
+    if (whole) {
+      f.check(H5Dwrite(dset.get(), mem_type, H5S_ALL, H5S_ALL, dxpl, field.data), op);
+    } else {
+      // The box's part of the (z, y, x[, c]) dataset; in memory the box's own cells, x fastest.
+      const hsize_t start[4] = {static_cast<hsize_t>(box.lo[2]), static_cast<hsize_t>(box.lo[1]),
+                                static_cast<hsize_t>(box.lo[0]), 0};
+      const hsize_t count[4] = {static_cast<hsize_t>(box.n[2]), static_cast<hsize_t>(box.n[1]),
+                                static_cast<hsize_t>(box.n[0]), static_cast<hsize_t>(field.components)};
+      f.check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr), op);
+      Handle memory = f.open(H5Screate_simple(rank, count, nullptr), H5Sclose, op);
+      f.check(H5Dwrite(dset.get(), mem_type, memory.get(), space.get(), dxpl, field.data), op);
+    }
+    f.attr_string(dset.get(), "units", field.units);
+  }
+}
+
+Hdf5Series::Hdf5Series(const fs::path& run_dir, const GridInfo& grid, const Attributes& attributes,
                        const std::vector<double>& resume_times)
     : run_dir_(run_dir), grid_(grid), attributes_(attributes) {
   check_grid(grid);
   create_output_folder(run_dir_ / "fields");
   for (std::int64_t n = 0; n < std::int64_t(resume_times.size()); ++n) frames_.push_back(read_back(n));
-  counter_ = std::int64_t(frames_.size());
   // Frames past the continuation point (or left by an earlier run in this folder) would be listed by nothing
   // and overwritten later; unfinished temp files are removed with them.
-  remove_frame_files(run_dir_ / "fields", "frame_", ".h5", counter_);
+  remove_frame_files(run_dir_ / "fields", "frame_", ".h5", std::int64_t(frames_.size()));
   write_index();
 }
 
-void Hdf5Writer::write_run_attributes(const h5::File& f, hid_t root) const {
-  for (const auto& [name, value] : attributes_.numbers) f.attr_doubles(root, name, &value, 1);
-  for (const auto& [name, value] : attributes_.strings) f.attr_string(root, name, value);
-  f.attr_int(root, "nx", grid_.nx);
-  f.attr_int(root, "ny", grid_.ny);
-  f.attr_int(root, "nz", grid_.nz);
-  f.attr_doubles(root, "origin", grid_.origin.data(), 3);
-  f.attr_doubles(root, "spacing", grid_.spacing.data(), 3);
-}
-
-// Writes `path`.tmp completely, closes it (the close flushes, and can fail on a full disk), fsyncs and renames.
-void Hdf5Writer::write_frame_file(const fs::path& path, const Frame& frame,
-                                  const std::vector<FieldView>& fields) const {
-  const fs::path tmp = path.string() + ".tmp";
-  const h5::File f(path);
+void Hdf5Series::add(double time, const std::vector<FieldView>& fields) {
+  const std::int64_t number = std::int64_t(frames_.size());
+  XdmfFrame entry{"frame_" + frame_number(number), time, {}, frame_file(number) + ":/"};
+  for (const FieldView& f : fields) entry.fields.push_back({f.name, f.components, f.type});
+  frames_.push_back(std::move(entry));
   try {
-    Handle file = f.open(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create file");
-    const hid_t root = file.get();
-    write_run_attributes(f, root);
-    f.attr_int(root, "step", frame.step);
-    f.attr_doubles(root, "time", &frame.time, 1);
-    for (const FieldView& field : fields) {
-      const std::string op = "write dataset '" + field.name + "'";
-      const hsize_t dims[4] = {static_cast<hsize_t>(grid_.nz), static_cast<hsize_t>(grid_.ny),
-                               static_cast<hsize_t>(grid_.nx), static_cast<hsize_t>(field.components)};
-      const int rank = field.components == 1 ? 3 : 4;
-      const bool u8 = field.type == FieldType::UInt8;
-      Handle space = f.open(H5Screate_simple(rank, dims, nullptr), H5Sclose, op);
-      Handle dset = f.open(H5Dcreate2(root, field.name.c_str(), u8 ? H5T_STD_U8LE : H5T_IEEE_F32LE, space.get(),
-                                      H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                           H5Dclose, op);
-      f.check(H5Dwrite(dset.get(), u8 ? H5T_NATIVE_UINT8 : H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                       field.data),
-              op);
-      f.attr_string(dset.get(), "units", field.units);
-    }
-    if (!file.close()) f.fail("close (flush) file");
-    publish_file(tmp, path);
+    write_index();
   } catch (...) {
-    ::unlink(tmp.c_str());
+    frames_.pop_back();  // the frame number is not consumed; a retry rewrites the frame file
     throw;
   }
 }
 
 // fields.h5: root attributes and one external link per finished frame; then fields.xdmf.
-void Hdf5Writer::write_index() const {
+void Hdf5Series::write_index() const {
   const fs::path path = run_dir_ / "fields.h5";
   const fs::path tmp = path.string() + ".tmp";
   const h5::File f(path);
   try {
     Handle file = f.open(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create file");
-    write_run_attributes(f, file.get());
+    write_run_attributes(f, file.get(), grid_, attributes_);
     f.attr_int(file.get(), "frames", std::int64_t(frames_.size()));
     for (std::size_t n = 0; n < frames_.size(); ++n)
       f.check(H5Lcreate_external(frame_file(std::int64_t(n)).c_str(), "/", file.get(), frames_[n].group.c_str(),
@@ -133,7 +134,7 @@ void Hdf5Writer::write_index() const {
 }
 
 // The index entry of an existing frame file, for continuing a run: its time and the fields it holds.
-XdmfFrame Hdf5Writer::read_back(std::int64_t number) const {
+XdmfFrame Hdf5Series::read_back(std::int64_t number) const {
   const fs::path path = run_dir_ / frame_file(number);
   const h5::File f(path);
   if (!fs::exists(path))
@@ -156,21 +157,38 @@ XdmfFrame Hdf5Writer::read_back(std::int64_t number) const {
   return x;
 }
 
+namespace {
+
+class Hdf5Writer final : public FieldWriter {
+ public:
+  Hdf5Writer(const fs::path& run_dir, const GridInfo& grid, const Attributes& attributes,
+             const std::vector<double>& resume_times)
+      : series_(run_dir, grid, attributes, resume_times) {}
+  void write(const Frame& frame) override;
+
+ private:
+  Hdf5Series series_;
+};
+
+// Writes the frame file under a temp name completely, closes it (the close flushes, and can fail on a full disk),
+// fsyncs and renames it; then lists it in the index.
 void Hdf5Writer::write(const Frame& frame) {
-  const std::vector<FieldView> fields = present_fields(frame, grid_);  // before touching any file
+  const std::vector<FieldView> fields = present_fields(frame, series_.grid());  // before touching any file
   h5::QuietErrors quiet;
-  const std::string file = frame_file(counter_);
-  write_frame_file(run_dir_ / file, frame, fields);
-  XdmfFrame entry{"frame_" + frame_number(counter_), frame.time, {}, file + ":/"};
-  for (const FieldView& f : fields) entry.fields.push_back({f.name, f.components, f.type});
-  frames_.push_back(std::move(entry));
+  const fs::path path = series_.next_path();
+  const fs::path tmp = path.string() + ".tmp";
+  const h5::File f(path);
   try {
-    write_index();
+    Handle file = f.open(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create file");
+    write_frame_contents(f, file.get(), series_.grid(), series_.attributes(), frame.step, frame.time, fields,
+                         GridBox::whole(series_.grid()), H5P_DEFAULT);
+    if (!file.close()) f.fail("close (flush) file");
+    publish_file(tmp, path);
   } catch (...) {
-    frames_.pop_back();  // the frame number is not consumed; a retry rewrites the frame file
+    ::unlink(tmp.c_str());
     throw;
   }
-  ++counter_;
+  series_.add(frame.time, fields);
 }
 
 }  // namespace

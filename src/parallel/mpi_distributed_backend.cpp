@@ -27,7 +27,7 @@ class GatheredFields final : public FieldsTransfer {
   const float* u() const override { return u_.data(); }
 };
 
-class DistributedBackend final : public Backend {
+class DistributedBackend final : public Backend, public BlockFieldsSource {
  public:
   DistributedBackend(RankContext& ranks, const DistributedConfig& dc, const BackendConfig& cfg,
                      const DomainData& global, const PhysicsParams& p)
@@ -168,6 +168,13 @@ class DistributedBackend final : public Backend {
       rho[std::size_t(g)] = v[0];
       for (int a = 0; a < 3; ++a) u[std::size_t(3 * g + a)] = v[1 + a];
     });
+  }
+
+  // Collective HDF5 output: this rank's cells and one layer of its neighbours' (src/parallel/mpi_block_fields.cpp).
+  BlockFields block_fields() override {
+    std::vector<float> lr, lu;
+    local_->macroscopic(lr, lu);
+    return owned_fields_with_layer(blocks_[std::size_t(rank_)], n_, origin_, ln_, lr, lu);
   }
 
   StateCheck check_state(double max_speed) override {

@@ -1,7 +1,9 @@
 #pragma once
 // Writes output frames on a thread of its own, so the solver keeps stepping while a frame is turned into fields
 // (vorticity, Cp) and written to HDF5/VTK. At most `depth` frames wait; a further submit blocks until one is done
-// (the memory held stays bounded). HDF5 is only ever touched from the writer thread. A write error is rethrown
+// (the memory held stays bounded). HDF5 is only touched from the writer thread, except for the collective frame
+// files of an MPI run with a parallel HDF5, which the run loop writes on its own thread between frames (MPI is
+// called from one thread only) while this thread does nothing with HDF5. A write error is rethrown
 // on the solver's thread at the next submit() or at finish().
 #include <condition_variable>
 #include <deque>

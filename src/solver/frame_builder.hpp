@@ -18,4 +18,12 @@ struct FrameRequest {
 Frame build_frame(const DomainData& d, const float* rho, const float* u, double u_ref, double dx,
                   const FrameRequest& req);
 
+// The same for a box of the grid (an MPI rank's block): rho and u cover the box `in` (x fastest), the frame
+// covers `out` (its arrays x fastest within `out`). `in` must hold `out` and, for the derivatives, every face
+// neighbour of an `out` cell that lies inside the grid (one layer; edges and corners are not read). `d` is the
+// whole grid's domain (cell types, size). Every value is the one build_frame gives that cell of the whole grid.
+// Throws std::invalid_argument when `in` does not hold that.
+Frame build_frame_box(const DomainData& d, const GridBox& in, const float* rho, const float* u, const GridBox& out,
+                      double u_ref, double dx, const FrameRequest& req);
+
 }  // namespace aerolbm

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cmath>
@@ -15,6 +16,7 @@
 #include "src/io/json.hpp"
 #include "src/solver/async_frame_writer.hpp"
 #include "src/solver/backend_select.hpp"
+#include "src/solver/block_fields.hpp"
 #include "src/solver/body_loads.hpp"
 #include "src/solver/surface_probe.hpp"
 #include "src/solver/domain.hpp"
@@ -218,7 +220,8 @@ RunResult Simulation::run() {
   const double coef = 1.0 / (0.5 * u_ref * u_ref * area);
   const bool resuming = resume_.has_value();
   const std::int64_t first_step = resuming ? resume_->step : 0;
-  // MPI: rank 0 writes every file and prints; the other ranks take part in the collective backend calls only.
+  // MPI: rank 0 writes every file and prints; the other ranks take part in the collective backend calls only,
+  // and, with a parallel HDF5, in writing the HDF5 frame files (each rank its own block).
   const bool root = !opt_.ranks || opt_.ranks->root();
 
   if (root) write_file_atomically(dir / "case.yaml", case_.yaml_text + "\n");
@@ -254,23 +257,43 @@ RunResult Simulation::run() {
   std::vector<std::unique_ptr<FieldWriter>> writers;
   const auto grid = grid_info(case_, units_);
   const auto attrs = run_attributes(case_, units_);
-  if (root && (case_.output_every > 0 || !frame_times.empty())) {
-    for (const auto& f : case_.formats) {
-      if (f == "hdf5") writers.push_back(make_hdf5_writer(dir, grid, attrs, frame_times));
-      if (f == "vtk") writers.push_back(make_vtk_writer(dir, grid, attrs, frame_times));
-    }
+  const bool field_output = case_.output_every > 0 || !frame_times.empty();
+  auto format_on = [&](const char* f) {
+    return field_output && std::find(case_.formats.begin(), case_.formats.end(), f) != case_.formats.end();
+  };
+  // MPI with a parallel HDF5: every rank writes its own block of each HDF5 frame file, collectively, on this
+  // thread (the writer thread makes no MPI calls). Otherwise rank 0 writes the frames gathered from every rank.
+  auto* blocks = opt_.ranks ? dynamic_cast<BlockFieldsSource*>(backend_.get()) : nullptr;
+  std::unique_ptr<BlockFieldWriter> collective;
+  if (blocks && format_on("hdf5")) {
+    if (hdf5_collective_available()) collective = make_collective_hdf5_writer(dir, grid, attrs, frame_times, root);
+    if (root && collective)
+      spdlog::info("MPI: HDF5 frames written collectively by {} ranks (parallel HDF5, MPI-IO)", opt_.ranks->size());
+    else if (root)
+      spdlog::info("MPI: HDF5 frames gathered to rank 0 and written there (this aerolbm is linked with a serial "
+                   "HDF5; build with an MPI build of HDF5 for collective output)");
+  }
+  if (root) {
+    if (format_on("hdf5") && !collective) writers.push_back(make_hdf5_writer(dir, grid, attrs, frame_times));
+    if (format_on("vtk")) writers.push_back(make_vtk_writer(dir, grid, attrs, frame_times));
   }
   FrameRequest request = FrameRequest::from_names(case_.fields);
   // 3D bodies: the surface with Cp at its vertices (VTK polydata) beside every frame; it needs the pressure.
-  if (root && !writers.empty() && dims == 3 && body_) {
+  // Decided alike on every rank: the request also shapes the collectively written frames.
+  bool surface_on = false;
+  if ((format_on("hdf5") || format_on("vtk")) && dims == 3 && body_) {
     const auto triangles = body_->surface();
     if (!triangles.empty()) {
-      writers.push_back(make_surface_writer(dir, surface_mesh(triangles, domain_, grid), attrs, frame_times));
+      if (root) writers.push_back(make_surface_writer(dir, surface_mesh(triangles, domain_, grid), attrs, frame_times));
       request.pressure = true;
+      surface_on = true;
     }
   }
   const bool fields_on = !case_.formats.empty() && case_.output_every > 0;
+  // Whether rank 0's writers need the whole grid (gathered from every rank under MPI).
+  const bool gather = format_on("vtk") || surface_on || (format_on("hdf5") && !collective);
   AsyncFrameWriter frames(domain_, std::move(writers), u_ref, units_.dx, request);
+  double collective_seconds = 0;
 
   const std::int64_t total = units_.total_steps;
   const std::int64_t K = std::max<std::int64_t>(1, case_.forces_every);
@@ -368,11 +391,22 @@ RunResult Simulation::run() {
                                .string(),
                            step, time, slices);
       }
-      FrameJob job;
-      job.step = step;
-      job.time = time;
-      job.fields = backend_->start_fields_transfer();
-      if (root) frames.submit(std::move(job));
+      if (collective) {
+        const auto t_write = std::chrono::steady_clock::now();
+        const BlockFields b = blocks->block_fields();
+        Frame block = build_frame_box(domain_, b.input, b.rho.data(), b.u.data(), b.owned, u_ref, units_.dx, request);
+        block.step = step;
+        block.time = time;
+        collective->write(block, b.owned);
+        collective_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_write).count();
+      }
+      if (gather) {
+        FrameJob job;
+        job.step = step;
+        job.time = time;
+        job.fields = backend_->start_fields_transfer();
+        if (root) frames.submit(std::move(job));
+      }
       frame_times.push_back(time);
     }
     // Every rank stops at the same step when any of them was signalled.
@@ -390,7 +424,7 @@ RunResult Simulation::run() {
   }
   frames.finish();
   r.frames = int(frame_times.size());
-  r.output_seconds = frames.busy_seconds();
+  r.output_seconds = frames.busy_seconds() + collective_seconds;
   if (opt_.progress && root) progress.finish();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.steps = step;
