@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Compares two run folders of the same case for the MPI tests: every field frame bit for bit, the final state
+"""Compares two run folders of the same case for the MPI tests: every field frame bit for bit (every dataset's
+values, dtype and shape, every attribute of the file and of its datasets), the index (fields.h5 attributes and
+links, fields.xdmf text), the VTK frames byte for byte where both runs wrote them, the final state
 (checkpoint populations) bit for bit, and the force history (checkpoint, double precision) within a tolerance
 relative to the largest force coefficient (the wall-force sums are added up in another order over the ranks).
 
@@ -17,6 +19,60 @@ def frames(run):
     return sorted(glob.glob(os.path.join(run, "fields", "frame_*.h5")))
 
 
+def same_attrs(a, b):
+    """Names of the attributes that differ between two HDF5 objects (missing on either side included)."""
+    out = []
+    for key in sorted(set(a.attrs) | set(b.attrs)):
+        if key not in a.attrs or key not in b.attrs:
+            out.append(key)
+            continue
+        x, y = a.attrs[key], b.attrs[key]
+        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            if np.asarray(x).dtype != np.asarray(y).dtype or not np.array_equal(x, y):
+                out.append(key)
+        elif type(x) is not type(y) or x != y:
+            out.append(key)
+    return out
+
+
+def compare_index(ref, other, problems):
+    ia, ib = os.path.join(ref, "fields.h5"), os.path.join(other, "fields.h5")
+    if not os.path.exists(ia):
+        return
+    if not os.path.exists(ib):
+        problems.append("fields.h5 missing")
+        return
+    with h5py.File(ia, "r") as ha, h5py.File(ib, "r") as hb:
+        for key in same_attrs(ha, hb):
+            problems.append(f"fields.h5: attribute {key} differs")
+        la = {k: ha.get(k, getlink=True) for k in ha}
+        lb = {k: hb.get(k, getlink=True) for k in hb}
+        if sorted(la) != sorted(lb):
+            problems.append(f"fields.h5: links differ: {sorted(la)} vs {sorted(lb)}")
+        for k in la:
+            if k in lb and (type(la[k]) is not h5py.ExternalLink or (la[k].filename, la[k].path) !=
+                            (getattr(lb[k], "filename", None), getattr(lb[k], "path", None))):
+                problems.append(f"fields.h5: link {k} differs")
+    xa, xb = os.path.join(ref, "fields.xdmf"), os.path.join(other, "fields.xdmf")
+    with open(xa, "rb") as fa, open(xb, "rb") as fb:
+        if fa.read() != fb.read():
+            problems.append("fields.xdmf differs")
+
+
+def compare_vtk(ref, other, problems):
+    va = sorted(glob.glob(os.path.join(ref, "vtk", "*.vti")))
+    vb = sorted(glob.glob(os.path.join(other, "vtk", "*.vti")))
+    if not va or not vb:
+        return 0
+    if [os.path.basename(f) for f in va] != [os.path.basename(f) for f in vb]:
+        problems.append(f"VTK frames differ: {len(va)} vs {len(vb)}")
+    for a, b in zip(va, vb):
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            if fa.read() != fb.read():
+                problems.append(f"{os.path.basename(b)}: VTK file not byte-identical")
+    return len(va)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("ref")
@@ -30,6 +86,12 @@ def main():
     compared = 0
     for a, b in zip(fa, fb):
         with h5py.File(a, "r") as ha, h5py.File(b, "r") as hb:
+            # Nothing in a frame file may differ: no attribute is per rank or per run (step, time, grid, units and
+            # the case's parameters are the same in both runs).
+            for key in same_attrs(ha, hb):
+                problems.append(f"{os.path.basename(b)}: attribute {key} differs")
+            if sorted(ha.keys()) != sorted(hb.keys()):
+                problems.append(f"{os.path.basename(b)}: datasets {sorted(hb.keys())}, expected {sorted(ha.keys())}")
             for name, da in ha.items():
                 if not isinstance(da, h5py.Dataset):
                     continue
@@ -38,9 +100,15 @@ def main():
                     continue
                 x, y = da[()], hb[name][()]
                 compared += x.size
+                if x.dtype != y.dtype:
+                    problems.append(f"{os.path.basename(b)}/{name}: dtype {y.dtype}, expected {x.dtype}")
+                for key in same_attrs(da, hb[name]):
+                    problems.append(f"{os.path.basename(b)}/{name}: attribute {key} differs")
                 if x.shape != y.shape or not np.array_equal(x, y, equal_nan=True):
                     diff = np.nanmax(np.abs(x.astype(float) - y.astype(float))) if x.shape == y.shape else "shape"
                     problems.append(f"{os.path.basename(b)}/{name}: not bit-identical (largest difference {diff})")
+    compare_index(args.ref, args.other, problems)
+    vtk = compare_vtk(args.ref, args.other, problems)
     ca, cb = os.path.join(args.ref, "checkpoint.h5"), os.path.join(args.other, "checkpoint.h5")
     worst = 0.0
     for c in (ca, cb):
@@ -75,7 +143,8 @@ def main():
     if problems:
         print("DIFFER:\n  " + "\n  ".join(problems))
         return 1
-    print(f"AGREE: {len(fa)} frames ({compared} values) and the final populations bit-identical, "
+    print(f"AGREE: {len(fa)} HDF5 frames ({compared} values, every attribute), the index, {vtk} VTK frames and the "
+          f"final populations bit-identical, "
           f"forces within {worst:.2g} relative")
     return 0
 

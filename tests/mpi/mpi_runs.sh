@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # MPI runs against one process (label mpi): the same case run by one process and by mpirun -np N must give
 # bit-identical field frames and final populations, and forces within 1e-12 relative (tests/mpi/compare_runs.py).
+# The HDF5 frames of the MPI runs are written collectively (every rank its block) in builds with a parallel HDF5,
+# gathered to rank 0 otherwise: AEROLBM_HDF5_OUTPUT (collective | gathered, set by ctest from the build) is the
+# path each MPI run's log must name, so a collective build cannot silently fall back.
 #   usage: mpi_runs.sh SOURCE_DIR 2d|3d|restart      (AEROLBM, MPIEXEC from ctest; /usr/bin/python3 with h5py)
 # Small grids and a few hundred steps: each scenario takes seconds on 2 cores (oversubscribed).
 set -euo pipefail
@@ -9,6 +12,13 @@ mode=$2
 bin=${AEROLBM:?set AEROLBM to the aerolbm binary}
 mpiexec=${MPIEXEC:-mpirun}
 py=${AEROLBM_PYTHON:-/usr/bin/python3}
+hdf5_output=${AEROLBM_HDF5_OUTPUT:-}
+case "$hdf5_output" in
+  collective) hdf5_line="HDF5 frames written collectively by" ;;
+  gathered) hdf5_line="HDF5 frames gathered to rank 0" ;;
+  "") hdf5_line="" ;;
+  *) echo "AEROLBM_HDF5_OUTPUT must be collective or gathered, got '$hdf5_output'" >&2; exit 2 ;;
+esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -37,14 +47,22 @@ ranks() {  # ranks N ARGS...
     cat "$log"
     exit 1
   fi
+  # Which HDF5 output path the run took (every scenario writes HDF5 frames), said once, by rank 0.
+  if [ -n "$hdf5_line" ] && [ "$(grep -c "$hdf5_line" "$log" || true)" != 1 ]; then
+    echo "expected the log line '$hdf5_line' once (AEROLBM_HDF5_OUTPUT=$hdf5_output):"
+    cat "$log"
+    exit 1
+  fi
 }
 same() { "$py" "$src/tests/mpi/compare_runs.py" "$@"; }
 
 case "$mode" in
   2d)
-    # The default case, coarse: interpolated walls, velocity inlet, pressure outlet, slip faces.
-    naca=(--steps 300 --set geometry.chord_cells=24 --set output.every=100 --set "output.formats=[hdf5]"
-          --set checkpoint.every=100)
+    # The default case, coarse: interpolated walls, velocity inlet, pressure outlet, slip faces. Every field, the
+    # derivatives (vorticity, Q) included: at block faces they read the neighbour rank's cells. VTK frames too
+    # (gathered to rank 0 beside the HDF5 frames; compared byte for byte).
+    naca=(--steps 300 --set geometry.chord_cells=24 --set output.every=100 --set "output.formats=[hdf5, vtk]"
+          --set "output.fields=[velocity, pressure, density, vorticity, q_criterion, mask]" --set checkpoint.every=100)
     serial "$src/cases/naca0012_re1000_aoa5.yaml" -o "$work/one" "${naca[@]}"
     ranks 2 "$src/cases/naca0012_re1000_aoa5.yaml" -o "$work/np2" "${naca[@]}"
     grep -q "split 2x1x1" "$work/log_np2" || { echo "expected slabs along x by default"; cat "$work/log_np2"; exit 1; }
@@ -82,7 +100,7 @@ domain: {size_chords: [5, 2.5, 0.75], body_position_chords: [1.5, 1.25, 0.375]}
 lattice: {stencil: D3Q19, collision: trt, kernel: pull}
 boundaries: {inlet: velocity, outlet: pressure, lateral: wall, wall: interpolated}
 time: {steps: 120}
-output: {every: 60, formats: [hdf5], fields: [velocity, pressure, density, mask]}
+output: {every: 60, formats: [hdf5], fields: [velocity, pressure, density, vorticity, q_criterion, mask]}
 forces: {every: 5}
 checkpoint: {every: 60}
 YAML
@@ -102,7 +120,8 @@ YAML
   restart)
     # A checkpoint holds the whole grid: written by 2 ranks at step 200 (a frame step, so the frames line up) it continues on 3, written by 3 on one process, and
     # both end bit-identical to an uninterrupted single-process run.
-    naca=(--set geometry.chord_cells=24 --set output.every=100 --set "output.formats=[hdf5]" --set checkpoint.every=100)
+    naca=(--set geometry.chord_cells=24 --set output.every=100 --set "output.formats=[hdf5]" --set checkpoint.every=100
+          --set "output.fields=[velocity, pressure, vorticity, q_criterion, mask]")
     case=$src/cases/naca0012_re1000_aoa5.yaml
     serial "$case" -o "$work/one" --steps 300 "${naca[@]}"
     ranks 2 "$case" -o "$work/a" --steps 200 "${naca[@]}"
