@@ -410,7 +410,12 @@ class CudaBackend final : public Backend {
   int halo_register(const std::vector<std::int64_t>& cells, const std::vector<int>& dirs) override {
     if (aa_ || variant_ != "pull") throw std::logic_error("halo exchange needs lattice.kernel pull");
     if (!halo_stream_) {
-      AEROLBM_CUDA_CHECK(cudaStreamCreateWithFlags(&halo_stream_, cudaStreamNonBlocking));
+      // The highest priority: the edge layers, the packing and the unpacking must not queue behind the blocks of
+      // the interior update that fills every SM (measured on 2 H200s at normal priority: the exchange then waited
+      // for the whole interior, 1.3 ms per step at 256³ per GPU, and weak scaling was 48 %).
+      int least = 0, greatest = 0;
+      AEROLBM_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      AEROLBM_CUDA_CHECK(cudaStreamCreateWithPriority(&halo_stream_, cudaStreamNonBlocking, greatest));
       AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&edges_done_, cudaEventDisableTiming));
       AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&core_done_, cudaEventDisableTiming));
     }
@@ -509,9 +514,12 @@ class CudaBackend final : public Backend {
     in_step_ = false;
     AEROLBM_CUDA_CHECK(cudaEventRecord(edges_done_, halo_stream_));
     AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(stream_, edges_done_, 0));
-    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    // No wait for the interior here: the next step's launches queue behind it (its edge layers wait for
+    // core_done_), so the GPU does not idle while the host returns and launches again. finish_steps() waits.
     std::swap(a_, b_);
   }
+
+  void finish_steps() override { AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
  private:
   struct Halo {
