@@ -114,6 +114,9 @@ class Backend {
     run(1);
     exchange();
   }
+  // step_overlapped may return while the device still updates the interior (every later call on this backend is
+  // ordered after it); this waits until it has finished (before reading a clock).
+  virtual void finish_steps() {}
 };
 
 std::unique_ptr<Backend> make_cpu_backend(const BackendConfig&, const DomainData&, const PhysicsParams&);

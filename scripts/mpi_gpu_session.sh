@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Multi-GPU session for a host with 2 GPUs and Open MPI: 2 ranks on 2 GPUs against 1 GPU (bit-identical), then
-# weak scaling (256³ D3Q19 fp32 per GPU) and strong scaling (one grid on 1 and 2 GPUs), host-staged and, where the
-# MPI library is CUDA-aware, from device memory. Logs and JSON go to $OUT (default ./mpi-gpu-logs).
+# weak scaling (256³ D3Q19 fp32 per GPU) and strong scaling (one grid on 1 and 2 GPUs) with the automatic halo
+# transport (CUDA IPC peer copies between the GPUs of one node); STAGED=1 adds the host-staged runs for comparison.
+# Logs and JSON go to $OUT (default ./mpi-gpu-logs).
 #   usage, from the repository root:  bash scripts/mpi_gpu_session.sh
 # The binary: $AEROLBM, else ./bundle/bin/aerolbm (a bundle of a CUDA + MPI build, made where the libraries are:
 #   cmake -S . -B build-g -G Ninja -DAEROLBM_MPI=ON -DCMAKE_CUDA_ARCHITECTURES=90 && cmake --build build-g &&
@@ -14,7 +15,7 @@ A=${AEROLBM:-$PWD/bundle/bin/aerolbm}
 MPIRUN=${MPIRUN:-$(command -v mpirun)}
 mpi_lib=$(dirname "$(dirname "$(readlink -f "$MPIRUN")")")/lib
 export LD_LIBRARY_PATH=$mpi_lib:$(dirname "$(dirname "$A")")/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-flags=(--bind-to none -x LD_LIBRARY_PATH -x AEROLBM_MPI_HOST_STAGED)
+flags=(--bind-to none -x LD_LIBRARY_PATH -x AEROLBM_MPI_TRANSPORT)
 [ "$(id -u)" = 0 ] && flags+=(--allow-run-as-root)
 log() { echo "== $*" | tee -a "$OUT/session.log"; }
 log "$(date -u) $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tr '\n' ' ')"
@@ -33,14 +34,14 @@ bench() {  # bench NAME ARGS...: one bench run, its table in the log and its JSO
     2>&1 | tee "$OUT/$name.log" | grep -vE "^aerolbm bench"
 }
 log "weak scaling: 256³ = 16,777,216 cells per GPU"
-export AEROLBM_MPI_HOST_STAGED=0
+export AEROLBM_MPI_TRANSPORT=auto
 bench weak_1gpu "$A" bench --backend cuda --cells 16777216
 bench weak_2gpu "$MPIRUN" "${flags[@]}" -np 2 "$A" bench --backend cuda --cells 16777216 --scaling weak
-AEROLBM_MPI_HOST_STAGED=1 bench weak_2gpu_staged "$MPIRUN" "${flags[@]}" -np 2 "$A" bench --backend cuda --cells 16777216 --scaling weak
+[ -n "${STAGED:-}" ] && AEROLBM_MPI_TRANSPORT=staged bench weak_2gpu_staged "$MPIRUN" "${flags[@]}" -np 2 "$A" bench --backend cuda --cells 16777216 --scaling weak
 log "strong scaling: 512 x 512 x 512 = 134,217,728 cells on 1 and on 2 GPUs"
 bench strong_1gpu "$A" bench --backend cuda --cells 134217728
 bench strong_2gpu "$MPIRUN" "${flags[@]}" -np 2 "$A" bench --backend cuda --cells 134217728 --scaling strong
-AEROLBM_MPI_HOST_STAGED=1 bench strong_2gpu_staged "$MPIRUN" "${flags[@]}" -np 2 "$A" bench --backend cuda --cells 134217728 --scaling strong
+[ -n "${STAGED:-}" ] && AEROLBM_MPI_TRANSPORT=staged bench strong_2gpu_staged "$MPIRUN" "${flags[@]}" -np 2 "$A" bench --backend cuda --cells 134217728 --scaling strong
 
 log "strong scaling of a real case: default airfoil at chord 512 (13 M cells, D2Q9), 3000 steps, no field output"
 for np in 1 2; do

@@ -81,7 +81,8 @@ int run(const RunArgs& a) {
     // The split is checked here, before anything is created (the backend makes it again, the same way).
     const std::int64_t n[3] = {u.nx, u.ny, u.nz};
     try {
-      ranks_grid = choose_ranks_grid(n, dimensions(c.stencil), g_ranks->size(), ranks_grid);
+      const bool gpu = a.backend == "cuda" || (a.backend == "auto" && cuda_device_count() > 0);
+      ranks_grid = choose_ranks_grid(n, dimensions(c.stencil), g_ranks->size(), ranks_grid, gpu);
     } catch (const std::invalid_argument& e) {
       throw CaseError(std::string(a.ranks_grid.empty() && c.ranks_grid[0] == 0 ? "MPI: " : "--ranks-grid / parallel.ranks_grid: ") +
                       e.what());

@@ -21,10 +21,12 @@ RanksGrid parse_ranks_grid(const std::string& text);
 std::string format_ranks_grid(const RanksGrid& g);
 
 // The split of `ranks` ranks over a grid of n cells. `requested`: all zeros to choose (the split with the fewest
-// halo cells per rank, slabs along x on a tie), else used as given after checking. Every block is at least 2
+// halo cells per rank, slabs along x on a tie; with `device` (GPU ranks) faces across x count 8 times, being
+// strided in memory, and ties go to z, then y), else used as given after checking. Every block is at least 2
 // cells wide along a split axis (an open-boundary cell reads its neighbour's full state). dims = 2 never splits
 // z. Throws std::invalid_argument saying what to change.
-RanksGrid choose_ranks_grid(const std::int64_t (&n)[3], int dims, int ranks, const RanksGrid& requested);
+RanksGrid choose_ranks_grid(const std::int64_t (&n)[3], int dims, int ranks, const RanksGrid& requested,
+                            bool device = false);
 
 struct Block {
   int rank = 0;

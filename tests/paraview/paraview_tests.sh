@@ -3,13 +3,13 @@
 # a small run is opened with pvpython through fields.pvd and fields.xdmf (arrays, ranges, times as written in
 # fields.h5), rendered with postprocess/paraview/render_views.py and through the committed state file, and the
 # images are checked not to be blank. Anything ParaView prints as a warning or error fails the test.
-# Skips (exit 77) only when pvpython or xvfb-run is genuinely absent.
+# Skips (exit 77) only when pvpython or Xvfb is genuinely absent.
 set -eu
 SRC=$1
 BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
 PVPYTHON=${PVPYTHON:-$(command -v pvpython || true)}
-if [ -z "$PVPYTHON" ] || ! command -v xvfb-run >/dev/null; then
-  echo "SKIP: pvpython or xvfb-run not found (install the Debian packages paraview python3-paraview xvfb xauth;"
+if [ -z "$PVPYTHON" ] || ! command -v Xvfb >/dev/null; then
+  echo "SKIP: pvpython or Xvfb not found (install the Debian packages paraview python3-paraview xvfb xauth;"
   echo "      scripts/setup.sh test does)"
   exit 77
 fi
@@ -19,18 +19,45 @@ trap 'rm -rf "$WORK"' EXIT
   --set output.every=100 --set geometry.chord_cells=32 > "$WORK/run.log" 2>&1 || { cat "$WORK/run.log"; exit 1; }
 /usr/bin/python3 "$SRC/tests/paraview/expected_arrays.py" "$WORK/run" "$WORK/expected.json"
 
-# Debian's ParaView renders through X (no EGL/OSMesa build): a virtual X server stands in for a display.
+# Debian's ParaView renders through X (no EGL/OSMesa build): a virtual X server stands in for a display. The test
+# runs its own Xvfb rather than xvfb-run: `-displayfd` picks a free display and reports its number only once the
+# server accepts connections, and `-ac` needs no xauth cookie. (In one CI run xvfb-run's server was unreachable on
+# both attempts, "bad X server connection"; the server's log was not kept, so now it is printed on failure.)
+XPID=
+start_x() {
+  stop_x
+  : > "$WORK/xdisplay"
+  Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp -ac -noreset 3> "$WORK/xdisplay" 2> "$WORK/xvfb.log" &
+  XPID=$!
+  local i
+  for i in $(seq 300); do
+    [ -s "$WORK/xdisplay" ] && break
+    kill -0 "$XPID" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [ ! -s "$WORK/xdisplay" ]; then
+    echo "Xvfb did not start (its log follows)"; cat "$WORK/xvfb.log"; return 1
+  fi
+  export DISPLAY=":$(head -n1 "$WORK/xdisplay")"
+}
+stop_x() {
+  if [ -n "$XPID" ]; then kill "$XPID" 2>/dev/null || true; wait "$XPID" 2>/dev/null || true; XPID=; fi
+}
+trap 'stop_x; rm -rf "$WORK"' EXIT
 pvcheck() {
   local rc=0 attempt
-  # A virtual X server that is not up in time ("bad X server connection", seen once on a loaded machine) is a
-  # failure of the test harness, not of the files: try once more with a fresh server in that case only.
-  for attempt in 1 2; do
+  : > "$WORK/pv.out"; : > "$WORK/pv.err"
+  # A virtual X server that is not reachable ("bad X server connection") is a failure of the test harness, not of
+  # the files: try again with a fresh server in that case only, and show the server's log.
+  for attempt in 1 2 3; do
     rc=0
-    xvfb-run -a -s "-screen 0 1280x1024x24" "$PVPYTHON" "$SRC/tests/paraview/pv_check.py" "$@" \
-      > "$WORK/pv.out" 2> "$WORK/pv.err" || rc=$?
+    start_x || { rc=1; continue; }
+    "$PVPYTHON" "$SRC/tests/paraview/pv_check.py" "$@" > "$WORK/pv.out" 2> "$WORK/pv.err" || rc=$?
     grep -q "bad X server connection" "$WORK/pv.err" || break
-    echo "pvcheck: the virtual X server was not reachable (attempt $attempt)"
+    echo "pvcheck: the virtual X server ($DISPLAY) was not reachable (attempt $attempt); Xvfb's log:"
+    cat "$WORK/xvfb.log"
   done
+  stop_x
   cat "$WORK/pv.out"
   if [ $rc -ne 0 ]; then
     echo "pvpython failed (exit status $rc):"; cat "$WORK/pv.err"; exit 1

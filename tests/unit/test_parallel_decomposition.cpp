@@ -36,6 +36,20 @@ TEST(ParallelDecomposition, ChoosesSlabsAlongXForElongatedGridsAndChecksRequests
   EXPECT_THROW(choose_ranks_grid(tiny, 2, 5, {0, 0, 0}), std::invalid_argument);
 }
 
+// GPU ranks: faces across x are strided in memory (8 times the cost), ties go to the outermost axis.
+TEST(ParallelDecomposition, GpuRanksPreferContiguousFaces) {
+  const std::int64_t cube[3] = {256, 256, 256};
+  EXPECT_EQ(choose_ranks_grid(cube, 3, 2, {0, 0, 0}, true), (RanksGrid{1, 1, 2}));
+  EXPECT_EQ(choose_ranks_grid(cube, 3, 8, {0, 0, 0}, true), (RanksGrid{1, 2, 4}));
+  const std::int64_t naca[3] = {640, 320, 1};
+  EXPECT_EQ(choose_ranks_grid(naca, 2, 2, {0, 0, 0}, true), (RanksGrid{1, 2, 1}));
+  const std::int64_t wing[3] = {1024, 256, 256};  // x 4 times longer: an x face is 1/4 the cells but 8 times the cost
+  EXPECT_EQ(choose_ranks_grid(wing, 3, 2, {0, 0, 0}, true), (RanksGrid{1, 1, 2}));
+  const std::int64_t pipe[3] = {4096, 64, 64};  // 64 times longer: x slabs still win
+  EXPECT_EQ(choose_ranks_grid(pipe, 3, 2, {0, 0, 0}, true), (RanksGrid{2, 1, 1}));
+  EXPECT_EQ(choose_ranks_grid(cube, 3, 2, {2, 1, 1}, true), (RanksGrid{2, 1, 1}));  // a request is kept
+}
+
 TEST(ParallelDecomposition, BlocksTileTheGridAndFindTheirNeighbours) {
   const std::int64_t n[3] = {17, 10, 7};
   const RanksGrid g{3, 2, 2};
