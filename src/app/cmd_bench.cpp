@@ -57,7 +57,7 @@ DomainData box(Stencil s, double cells) {
 }
 
 int run_bench(const BenchArgs& a_in) {
-  // Under mpirun: the box (weak: --cells per rank, stacked along x; strong: --cells in all) is split over the
+  // Under mpirun: the box (weak: --cells per rank, stacked; strong: --cells in all) is split over the
   // ranks, one GPU each, and run with the halo exchange of a real run; only pull applies. Rank 0 prints.
   const std::shared_ptr<RankContext> ranks = start_ranks();
   BenchArgs a = a_in;
@@ -88,7 +88,9 @@ int run_bench(const BenchArgs& a_in) {
     std::printf("MPI: %d ranks, %s scaling (%s), times: wall clock between barriers, slowest rank; MLUPs of the "
                 "whole grid\n",
                 ranks->size(), a.scaling.c_str(),
-                a.scaling == "weak" ? "--cells per rank, blocks stacked along x" : "--cells split over the ranks");
+                a.scaling == "weak" ? (gpu ? "--cells per rank, blocks stacked along the outermost axis"
+                                           : "--cells per rank, blocks stacked along x")
+                                    : "--cells split over the ranks");
   if (gpu) std::printf("device copy bandwidth (1 GiB cudaMemcpy, read + write): %.0f GB/s\n", copy_gbs);
   std::printf("%-8s %-7s %12s %8s %10s %9s %9s %7s\n", "variant", "storage", "cells", "steps", "MLUPs", "B/cell",
               "GB/s", "% copy");
@@ -96,7 +98,9 @@ int run_bench(const BenchArgs& a_in) {
   for (double n : a.cells) {
     DomainData d = box(st, n);
     if (ranks && a.scaling == "weak") {
-      d.nx *= ranks->size();
+      // Stacked along the axis the default split cuts: x for CPU ranks, the outermost axis for GPU ranks (their
+      // faces are whole planes in memory), so each rank's block is the box itself with two faces of its size.
+      (!gpu ? d.nx : st == Stencil::D2Q9 ? d.ny : d.nz) *= ranks->size();
       d.flags.assign(d.cells(), cell::fluid);
       d.link.assign(d.cells(), -1);
     }
