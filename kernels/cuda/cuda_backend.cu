@@ -47,9 +47,8 @@ AEROLBM_HD bool on_edge(const EdgeLayers& e, int x, int y, int z) {
 }
 
 // The edge layer at `coord` along `axis`: its interior cells, with the bulk kernels' pull update (a cell on two
-// layers is computed twice, to the same value). Its boundary-list cells are boundary_edges' (the generic update,
-// whose non-inlined boundary code would otherwise put a stack frame into every edge cell: with it, edge layers
-// cost several times their share of a step on 2 H200s).
+// layers is computed twice, to the same value). Its boundary-list cells go through boundary_part (the generic
+// update), which keeps the boundary code's stack frame out of this kernel, as in the bulk kernels.
 template <class L, class T, class R>
 __global__ void __launch_bounds__(128) edge_layer_update(GridView g, StepConstants<R> k, const T* __restrict__ src,
                                                          T* __restrict__ dst, int axis, int coord) {
@@ -68,19 +67,6 @@ __global__ void __launch_bounds__(128) edge_layer_update(GridView g, StepConstan
   collide_and_store<L, R>(k, acc, n, f);
 }
 
-// The boundary-list cells on the edge layers (boundary_core takes the others).
-template <class L, class T, class R>
-__global__ void boundary_edges(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst,
-                               const std::int64_t* __restrict__ cells, std::int64_t count, EdgeLayers e) {
-  const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (r >= count) return;
-  const std::int64_t n = cells[r];
-  const int x = int(n % g.n[0]), y = int((n / g.n[0]) % g.n[1]), z = int(n / (std::int64_t(g.n[0]) * g.n[1]));
-  if (!on_edge(e, x, y, z)) return;
-  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
-  update_cell<L, R>(g, k, acc, x, y, z);
-}
-
 // The pull variant and the boundary list for every cell but the edge layers.
 template <class L, class T, class R>
 __global__ void __launch_bounds__(128) pull_core(GridView g, StepConstants<R> k, const T* __restrict__ src,
@@ -96,14 +82,16 @@ __global__ void __launch_bounds__(128) pull_core(GridView g, StepConstants<R> k,
   collide_and_store<L, R>(k, acc, n, f);
 }
 
+// The boundary-list cells on the edge layers (edges = true, beside edge_layer_update) or off them (false,
+// beside pull_core).
 template <class L, class T, class R>
-__global__ void boundary_core(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst,
-                              const std::int64_t* __restrict__ cells, std::int64_t count, EdgeLayers e) {
+__global__ void boundary_part(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst,
+                              const std::int64_t* __restrict__ cells, std::int64_t count, EdgeLayers e, bool edges) {
   const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r >= count) return;
   const std::int64_t n = cells[r];
   const int x = int(n % g.n[0]), y = int((n / g.n[0]) % g.n[1]), z = int(n / (std::int64_t(g.n[0]) * g.n[1]));
-  if (on_edge(e, x, y, z)) return;
+  if (on_edge(e, x, y, z) != edges) return;
   TwoLatticeAccess<T, R> acc{src, dst, g.cells};
   update_cell<L, R>(g, k, acc, x, y, z);
 }
@@ -513,8 +501,8 @@ class CudaBackend final : public Backend {
         AEROLBM_CUDA_LAUNCH_CHECK();
       }
     if (nboundary_ > 0) {
-      boundary_edges<L, T, R><<<blocks_for(nboundary_, 128), 128, 0, halo_stream_>>>(g_, k_, src, dst,
-                                                                                    boundary_.data(), nboundary_, e);
+      boundary_part<L, T, R><<<blocks_for(nboundary_, 128), 128, 0, halo_stream_>>>(
+          g_, k_, src, dst, boundary_.data(), nboundary_, e, true);
       AEROLBM_CUDA_LAUNCH_CHECK();
     }
     AEROLBM_CUDA_CHECK(cudaEventRecord(edges_done_, halo_stream_));
@@ -523,8 +511,8 @@ class CudaBackend final : public Backend {
     pull_core<L, T, R><<<grid, 128, 0, stream_>>>(g_, k_, src, dst, e);
     AEROLBM_CUDA_LAUNCH_CHECK();
     if (nboundary_ > 0) {
-      boundary_core<L, T, R><<<blocks_for(nboundary_, 128), 128, 0, stream_>>>(g_, k_, src, dst, boundary_.data(),
-                                                                               nboundary_, e);
+      boundary_part<L, T, R><<<blocks_for(nboundary_, 128), 128, 0, stream_>>>(g_, k_, src, dst, boundary_.data(),
+                                                                              nboundary_, e, false);
       AEROLBM_CUDA_LAUNCH_CHECK();
     }
     // The halo exchange packs behind the edge layers on the halo stream while the core runs.

@@ -12,7 +12,8 @@
 namespace aerolbm {
 namespace {
 
-constexpr int kTagBase = 300;  // + 2·axis + 1 when the values travel towards +axis (halo tags are < 6, gathers 77)
+// + 2·axis + 1 when the values travel towards +axis (the halo exchange uses 0..5 plus 100, 200 and 400; gathers 77).
+constexpr int kTagBase = 300;
 
 // Calls fn(x, y, z) for the cells of [lo, hi), x fastest.
 template <class Fn>

@@ -459,7 +459,8 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
     ++exchanges_;
   }
 
-  static constexpr int kAckTag = 100, kOfferTag = 200, kAnswerTag = 300;  // added to halo_plan's tags (0..5)
+  // Added to halo_plan's tags (0..5); 300 + 0..5 are the block fields' (mpi_block_fields.cpp).
+  static constexpr int kAckTag = 100, kOfferTag = 200, kAnswerTag = 400;
   int rank_, size_, q_;
   std::int64_t n_[3] = {0, 0, 0};
   std::int64_t origin_[3] = {0, 0, 0}, ln_[3] = {1, 1, 1};
