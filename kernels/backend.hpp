@@ -61,6 +61,12 @@ class FieldsTransfer {
   virtual const float* u() const = 0;    // 3 per cell, interleaved
 };
 
+// One momentum-exchange force sample (see Backend::queue_force_sample).
+struct ForceSample {
+  std::array<double, 3> total{0, 0, 0};  // force on the body, lattice units
+  std::vector<double> cells;             // per near-wall cell (wall_force_cells layout) when asked for, else empty
+};
+
 // Result of the divergence watchdog's scan.
 struct StateCheck {
   bool ok = true;
@@ -77,6 +83,18 @@ class Backend {
   // Equilibrium at ρ = 1 with the inflow profile in every fluid cell (rest when there is no inlet).
   virtual void initialize() = 0;
   virtual void run(std::int64_t steps) = 0;
+  // Like run, but may return before the steps are done (the CUDA backend queues them on the device; every later
+  // call on this backend is ordered after them). Runs them at once by default.
+  virtual void queue_steps(std::int64_t steps) { run(steps); }
+  // Takes a force sample of the current state (after the steps queued so far) without waiting for it where the
+  // backend can (the CUDA backend computes it on the device into a sample buffer); `per_cell` also keeps the force
+  // of every near-wall cell. take_force_samples waits for every sample queued since the last take and returns
+  // them in order. By default each sample is computed at once through wall_force / wall_force_cells.
+  virtual void queue_force_sample(bool per_cell);
+  virtual std::vector<ForceSample> take_force_samples();
+  // Seconds that `work` (calls that queue steps and samples) takes on the device: CUDA events around it on the
+  // backend's stream; the wall clock by default.
+  virtual double timed(const std::function<void()>& work);
   // Runs `steps` steps and returns the seconds they took, timed on the device (CUDA events; the CPU backend uses
   // the wall clock). For benchmarks: no output, no force evaluation in between.
   virtual double timed_run(std::int64_t steps) = 0;
@@ -117,6 +135,9 @@ class Backend {
   // step_overlapped may return while the device still updates the interior (every later call on this backend is
   // ordered after it); this waits until it has finished (before reading a clock).
   virtual void finish_steps() {}
+
+ private:
+  std::vector<ForceSample> queued_samples_;  // the default queue_force_sample's results, until taken
 };
 
 std::unique_ptr<Backend> make_cpu_backend(const BackendConfig&, const DomainData&, const PhysicsParams&);

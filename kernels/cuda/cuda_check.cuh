@@ -2,6 +2,7 @@
 // Every CUDA call is checked; a failure becomes an exception naming the call and where it was made.
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -18,6 +19,9 @@
 #define AEROLBM_CUDA_LAUNCH_CHECK() AEROLBM_CUDA_CHECK(cudaGetLastError())
 
 namespace aerolbm::cuda {
+
+// Blocks of `block` threads that cover n items.
+inline unsigned blocks_for(std::int64_t n, int block) { return unsigned((n + block - 1) / block); }
 
 // Owning device buffer (no copies, movable).
 template <class T>

@@ -1,32 +1,64 @@
 #pragma once
 // The stream-collide kernel variants and the helper kernels of the CUDA backend. All call the per-cell physics in
 // kernels/physics; they differ only in how a cell's incoming populations are fetched.
+#include "kernels/backend.hpp"
 #include "kernels/physics/cell_update.hpp"
 #include "kernels/storage/aa_lattice.hpp"
 #include "kernels/storage/two_lattice.hpp"
 
 namespace aerolbm::cuda {
 
-// Every variant updates the interior cells only; the cells at faces and walls (a few per cent) are updated by
-// stream_collide_boundary from a list. Keeping the boundary code (non-inlined calls that take their arguments by
-// reference) out of the bulk kernels keeps those free of stack traffic.
+// The pull and in-place kernels update every cell of the grid in one pass: interior cells take the plain pull (or
+// the in-place update), cells next to walls and faces and the open-boundary nodes take the boundary functions of
+// kernels/physics inline, with their populations in registers. A warp that holds both kinds runs the two fetch
+// paths one after the other, then collides once; warps wholly in the interior or wholly on a face do not diverge.
+// Only the tiled variant keeps a separate pass over a list of boundary cells (its tile has no halo across faces).
 
-// Variant "pull": one thread per cell, each population read straight from global memory (coalesced along x).
-template <class L, class T, class R>
-__global__ void __launch_bounds__(128) stream_collide_pull(GridView g, StepConstants<R> k, const T* __restrict__ src,
-                                                           T* __restrict__ dst) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y, z = blockIdx.z;
-  if (x >= g.n[0]) return;
-  const std::int64_t n = g.index(x, y, z);
-  if (!is_interior<L>(g, g.flags[n], x, y, z)) return;
-  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
-  R f[L::Q];
-  pull_interior<L, R>(g, acc, x, y, z, f);
-  collide_and_store<L, R>(k, acc, n, f);
+AEROLBM_HD bool on_edge(const EdgeLayers& e, int x, int y, int z) {
+  return x == e.lo[0] || x == e.hi[0] || y == e.lo[1] || y == e.hi[1] || z == e.lo[2] || z == e.hi[2];
 }
 
-// The cells next to walls and faces and the open-boundary nodes, from a list: the generic per-cell update.
+// Blocks of 128 threads that each multiprocessor should hold at once: a register budget for the one-pass kernels
+// (65,536 registers / (128 × blocks)). Their boundary path needs more registers than the interior path, and the
+// compiler sizes the kernel for the larger; capping it keeps enough warps in flight for the interior's loads
+// (D3Q19 pull: 71 registers, 36 % occupancy uncapped; 64 registers, 50 %, with 4 bytes spilled on the boundary
+// path). kernels/PERFORMANCE.md has the measurements.
+template <class L>
+inline constexpr int kMinBlocks = L::Q <= 9 ? 10 : (L::Q <= 19 ? 8 : 6);
+// The in-place kernel's odd step keeps the indices of its loads and of its stores: a larger budget.
+template <class L>
+inline constexpr int kMinBlocksInPlace = L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4);
+
+// Variant "pull": one thread per cell, each population read straight from global memory (coalesced along x).
+// `skip`: cells on these layers are left out (an MPI block's edge layers, updated first by edge_layer_update);
+// EdgeLayers{} skips none.
+template <class L, class T, class R>
+__global__ void __launch_bounds__(128, kMinBlocks<L>) stream_collide_pull(GridView g, StepConstants<R> k, const T* __restrict__ src,
+                                                           T* __restrict__ dst, EdgeLayers skip) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y, z = blockIdx.z;
+  if (x >= g.n[0] || on_edge(skip, x, y, z)) return;
+  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  update_cell<L, R>(g, k, acc, x, y, z);
+}
+
+// The edge layer at `coord` along `axis` (MPI: the cells whose new populations the neighbours need first), with the
+// same per-cell update (a cell on two layers is computed twice, to the same value).
+template <class L, class T, class R>
+__global__ void __launch_bounds__(128, kMinBlocks<L>) edge_layer_update(GridView g, StepConstants<R> k, const T* __restrict__ src,
+                                                         T* __restrict__ dst, int axis, int coord) {
+  const int u = blockIdx.x * blockDim.x + threadIdx.x, v = blockIdx.y;
+  const int other0 = axis == 0 ? 1 : 0, other1 = axis == 2 ? 1 : 2;
+  if (u >= g.n[other0] || v >= g.n[other1]) return;
+  int x[3];
+  x[axis] = coord;
+  x[other0] = u;
+  x[other1] = v;
+  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  update_cell<L, R>(g, k, acc, x[0], x[1], x[2]);
+}
+
+// The tiled variant's boundary cells, from a list.
 template <class L, class T, class R>
 __global__ void stream_collide_boundary(GridView g, StepConstants<R> k, const T* __restrict__ src,
                                         T* __restrict__ dst, const std::int64_t* __restrict__ cells,
@@ -78,31 +110,30 @@ __global__ void __launch_bounds__(kTileX * kTileY) stream_collide_tiled(GridView
 }
 
 // Variant "aa": one lattice updated in place (kernels/storage/aa_lattice.hpp); `Odd` picks the layout (steps done
-// so far, mod 2). Interior cells only; the boundary cells run stream_collide_aa_boundary from the snapshot, after
-// aa_gather_kernel.
+// so far, mod 2). Interior cells update in place; boundary cells read the snapshot and write the next snapshot and
+// their own slots, so the two kinds touch disjoint memory; the interior cells the boundary cells read write their
+// row of the next snapshot too (aa_gather_kernel fills the snapshot once, after the state is set).
 template <class L, class T, class R, bool Odd>
-__global__ void __launch_bounds__(128) stream_collide_aa(GridView g, StepConstants<R> k, T* __restrict__ f) {
+__global__ void __launch_bounds__(128, kMinBlocksInPlace<L>) stream_collide_aa(GridView g, StepConstants<R> k, AAStorage<T> s) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y, z = blockIdx.z;
   if (x >= g.n[0]) return;
-  if (!is_interior<L>(g, g.flags[g.index(x, y, z)], x, y, z)) return;
-  aa_interior_update<L, T, R, Odd>(g, k, f, x, y, z);
+  const std::int64_t n = g.index(x, y, z);
+  const std::uint8_t flag = g.flags[n];
+  if (is_interior<L>(g, flag, x, y, z)) {
+    // Cells that boundary cells read (flagged on this backend's copy) also refresh their snapshot row.
+    const std::int32_t row = (flag & cell::aa_snapshot) ? s.row[n] : -1;
+    aa_interior_update<L, T, R, Odd>(g, k, s.f, x, y, z, s.snap_next, s.rows, row);
+    return;
+  }
+  AABoundaryAccess<L, T, R> acc{g, s};
+  update_cell<L, R>(g, k, acc, x, y, z);  // returns at once for solid cells
 }
 
 template <class L, class T>
 __global__ void aa_gather_kernel(GridView g, AAStorage<T> s) {
   const std::int64_t r = s.boundary_rows + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r < s.rows) aa_gather_row<L>(g, s, r);
-}
-
-template <class L, class T, class R>
-__global__ void stream_collide_aa_boundary(GridView g, StepConstants<R> k, AAStorage<T> s) {
-  const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (r >= s.boundary_rows) return;
-  int x[3];
-  aa_coords(g, s.row_cell[r], x);
-  AABoundaryAccess<L, T, R> acc{g, s};
-  update_cell<L, R>(g, k, acc, x[0], x[1], x[2]);
 }
 
 // The kernels below see the state through an accessor (get(i, n) = post-collision f_i of cell n; put sets it),
@@ -114,16 +145,74 @@ __global__ void initialize_kernel(GridView g, StepConstants<R> k, Acc acc) {
   initialize_cell<L, R>(g, k, acc, n);
 }
 
+// Momentum-exchange force of the near-wall rows: one warp per row, lane i computing link i (wall_link_force), so
+// the links' loads are in flight together (a thread per row walked its links one after the other: 18 µs for 144
+// rows, longer than 3 steps of the 2D default case); lane 0 adds the links in direction order, as
+// wall_force_cell does on the CPU, so per-row forces are the same numbers. Kept per row when `per_row` is given
+// (3 × nrows, every x first, then y, then z), and summed per block in a fixed order into `partial` (3 per block);
+// force_total_kernel adds the partials in a fixed order. So a sample is the same number in every run.
+inline constexpr int kForceBlock = 256;
+inline constexpr int kForceRowsPerBlock = kForceBlock / 32;
+
 template <class L, class R, class Acc>
-__global__ void wall_force_kernel(GridView g, StepConstants<R> k, Acc acc, const std::int64_t* __restrict__ rows,
-                                  std::int64_t nrows, double* __restrict__ out) {
-  const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (r >= nrows) return;
-  double F[3];
-  wall_force_cell<L, R>(g, k, acc, rows[r], F);
-  out[r] = F[0];
-  out[nrows + r] = F[1];
-  out[2 * nrows + r] = F[2];
+__global__ void __launch_bounds__(kForceBlock) wall_force_kernel(GridView g, StepConstants<R> k, Acc acc,
+                                                                 const std::int64_t* __restrict__ rows,
+                                                                 std::int64_t nrows, double* __restrict__ per_row,
+                                                                 double* __restrict__ partial) {
+  static_assert(L::Q <= 32, "one warp per near-wall cell");
+  __shared__ double row_force[3][kForceRowsPerBlock];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const std::int64_t r = std::int64_t(blockIdx.x) * kForceRowsPerBlock + warp;
+  double link[3] = {0, 0, 0};
+  std::int64_t n = 0;
+  if (r < nrows) {
+    n = rows[r];
+    const std::uint8_t flag = g.flags[n];
+    if (lane >= 1 && lane < L::Q && (flag & cell::type_mask) == cell::fluid) {
+      int x[3];
+      cell_coords(g, n, x);
+      wall_link_force<L, R>(g, k, acc, x, n, flag, lane, link);
+    }
+  }
+  double F[3] = {0, 0, 0};
+  for (int i = 1; i < L::Q; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      const double v = __shfl_sync(0xffffffffu, link[c], i);
+      if (lane == 0) F[c] += v;
+    }
+  }
+  if (lane == 0) {
+    if (r < nrows && per_row) {
+      per_row[r] = F[0];
+      per_row[nrows + r] = F[1];
+      per_row[2 * nrows + r] = F[2];
+    }
+    for (int c = 0; c < 3; ++c) row_force[c][warp] = F[c];
+  }
+  __syncthreads();
+  if (threadIdx.x < 3) {
+    double sum = 0;
+    for (int w = 0; w < kForceRowsPerBlock; ++w) sum += row_force[threadIdx.x][w];
+    partial[3 * std::int64_t(blockIdx.x) + threadIdx.x] = sum;
+  }
+}
+
+// One block: the total of `nblocks` partials (3 each) into out[0..2].
+static __global__ void __launch_bounds__(kForceBlock) force_total_kernel(const double* __restrict__ partial, int nblocks,
+                                                                  double* __restrict__ out) {
+  __shared__ double sum[3][kForceBlock];
+  const int t = threadIdx.x;
+  double s[3] = {0, 0, 0};
+  for (int b = t; b < nblocks; b += kForceBlock)
+    for (int c = 0; c < 3; ++c) s[c] += partial[3 * std::int64_t(b) + c];
+  for (int c = 0; c < 3; ++c) sum[c][t] = s[c];
+  __syncthreads();
+  for (int h = kForceBlock / 2; h > 0; h >>= 1) {
+    if (t < h)
+      for (int c = 0; c < 3; ++c) sum[c][t] += sum[c][t + h];
+    __syncthreads();
+  }
+  if (t < 3) out[t] = sum[t][0];
 }
 
 template <class L, class R, class Acc>

@@ -50,8 +50,9 @@ AEROLBM_HD_COLD R streamed_value(const GridView& g, const StepConstants<R>& k, c
   AEROLBM_UNROLL
   for (int a = 0; a < L::D; ++a) {
     if (s[a] >= 0 && s[a] < g.n[a]) continue;
-    const int face = 2 * a + (s[a] >= g.n[a] ? 1 : 0);
-    const auto bc = static_cast<FaceBC>(k.faces[face]);
+    // Both indices compile-time constants: a run-time index into the kernel's parameters would copy them to
+    // local memory.
+    const auto bc = static_cast<FaceBC>(s[a] < 0 ? k.faces[2 * a] : k.faces[2 * a + 1]);
     if (bc == FaceBC::Periodic) {
       s[a] = s[a] < 0 ? s[a] + g.n[a] : s[a] - g.n[a];
     } else if (bc == FaceBC::Slip) {
@@ -62,7 +63,10 @@ AEROLBM_HD_COLD R streamed_value(const GridView& g, const StepConstants<R>& k, c
     }
   }
   const std::int64_t m = g.index(s[0], s[1], s[2]);
-  if ((g.flags[m] & cell::type_mask) == cell::solid) return wall_value<L, R>(g, k, acc, x, n, flag, i);
+  // Only a near-wall cell has a link into the body (bodies keep clear of the faces, so no link wraps into one):
+  // other cells at faces skip the neighbour's flag.
+  if ((flag & cell::near_wall) && (g.flags[m] & cell::type_mask) == cell::solid)
+    return wall_value<L, R>(g, k, acc, x, n, flag, i);
   return acc.get(j, m);
 }
 

@@ -11,7 +11,7 @@ namespace aerolbm {
 // (with wrap-around on periodic axes).
 template <class L>
 AEROLBM_HD bool is_interior(const GridView& g, std::uint8_t flag, int x0, int x1, int x2) {
-  if (flag != cell::fluid) return false;
+  if ((flag & ~cell::aa_snapshot) != cell::fluid) return false;
   const int x[3] = {x0, x1, x2};
   AEROLBM_UNROLL
   for (int a = 0; a < L::D; ++a) {
@@ -74,35 +74,50 @@ AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& a
   collide_and_store<L, R>(k, acc, n, f);
 }
 
-// Momentum exchange on the body from one near-wall cell, for the state the accessor holds (post-collision):
-// each link into the body carries c_ib (f_ib leaving + f_i coming back). Unshifted populations are used, so the
-// ambient pressure term cancels only over a closed surface, as it should.
+// Momentum exchange on the body through link i of one near-wall fluid cell x (index n), for the state the
+// accessor holds (post-collision): a link into the body carries c_ib (f_ib leaving + f_i coming back); other links
+// carry nothing (force stays 0). Unshifted populations are used, so the ambient pressure term cancels only over a
+// closed surface, as it should.
+template <class L, class R, class Acc>
+AEROLBM_HD void wall_link_force(const GridView& g, const StepConstants<R>& k, const Acc& acc, const int (&x)[3],
+                                std::int64_t n, std::uint8_t flag, int i, double (&force)[3]) {
+  force[0] = force[1] = force[2] = 0;
+  int s[3];
+  AEROLBM_UNROLL
+  for (int a = 0; a < 3; ++a) {
+    s[a] = x[a] - L::c(i, a);
+    if (s[a] < 0 || s[a] >= g.n[a]) return;
+  }
+  if ((g.flags[g.index(s[0], s[1], s[2])] & cell::type_mask) != cell::solid) return;
+  const int ib = opposite(i);
+  const double w = L::w(i);
+  const double out = double(acc.get(ib, n)) + w;
+  const double back = double(wall_value<L, R>(g, k, acc, x, n, flag, i)) + w;
+  AEROLBM_UNROLL
+  for (int a = 0; a < 3; ++a) force[a] = double(L::c(ib, a)) * (out + back);
+}
+
+AEROLBM_HD void cell_coords(const GridView& g, std::int64_t n, int (&x)[3]) {
+  x[0] = int(n % g.n[0]);
+  x[1] = int((n / g.n[0]) % g.n[1]);
+  x[2] = int(n / (std::int64_t(g.n[0]) * g.n[1]));
+}
+
+// The force of one near-wall cell: its links' forces added in direction order (the CUDA force kernel adds them
+// in the same order, so per-cell forces agree bit for bit).
 template <class L, class R, class Acc>
 AEROLBM_HD_COLD void wall_force_cell(const GridView& g, const StepConstants<R>& k, const Acc& acc, std::int64_t n,
-                                double (&force)[3]) {
+                                     double (&force)[3]) {
   force[0] = force[1] = force[2] = 0;
   const std::uint8_t flag = g.flags[n];
   if ((flag & cell::type_mask) != cell::fluid) return;
   int x[3];
-  x[0] = int(n % g.n[0]);
-  x[1] = int((n / g.n[0]) % g.n[1]);
-  x[2] = int(n / (std::int64_t(g.n[0]) * g.n[1]));
+  cell_coords(g, n, x);
   for (int i = 1; i < L::Q; ++i) {
-    int s[3];
-    bool inside = true;
+    double f[3];
+    wall_link_force<L, R>(g, k, acc, x, n, flag, i, f);
     AEROLBM_UNROLL
-    for (int a = 0; a < 3; ++a) {
-      s[a] = x[a] - L::c(i, a);
-      if (s[a] < 0 || s[a] >= g.n[a]) inside = false;
-    }
-    if (!inside) continue;
-    if ((g.flags[g.index(s[0], s[1], s[2])] & cell::type_mask) != cell::solid) continue;
-    const int ib = opposite(i);
-    const double w = L::w(i);
-    const double out = double(acc.get(ib, n)) + w;
-    const double back = double(wall_value<L, R>(g, k, acc, x, n, flag, i)) + w;
-    AEROLBM_UNROLL
-    for (int a = 0; a < 3; ++a) force[a] += double(L::c(ib, a)) * (out + back);
+    for (int a = 0; a < 3; ++a) force[a] += f[a];
   }
 }
 

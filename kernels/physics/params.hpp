@@ -31,6 +31,10 @@ inline constexpr std::uint8_t near_wall = 0x10;  // fluid cell with at least one
 // MPI halo: a copy of a cell another rank owns (its type bits kept, so neighbours see the cell as it is). Never
 // updated here; the populations that stream out of it are received from its owner after every step.
 inline constexpr std::uint8_t ghost = 0x20;
+// Storage bookkeeping, not physics: the in-place (AA) storage of the CUDA backend sets this on its own copy of the
+// flags for the interior cells whose populations its boundary cells read (they keep a snapshot row). The physics
+// ignores it.
+inline constexpr std::uint8_t aa_snapshot = 0x40;
 }  // namespace cell
 
 // Per-step physics parameters in lattice units (what the per-cell functions need besides the data).

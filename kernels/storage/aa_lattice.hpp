@@ -11,7 +11,9 @@
 // The boundary functions (Bouzidi walls, open boundaries, faces) read populations of other cells and slots
 // outside the grid, which in place would be overwritten or missing. So the cells that are not plain interior
 // cells ("boundary cells") keep their own post-collision populations in a compact snapshot, two copies swapped
-// each step, and before each step the interior neighbours they read are gathered into it. A boundary cell reads
+// each step, and the interior neighbours they read are in it too: the CPU gathers them before each step, the
+// CUDA backend has those cells write their new populations into the next snapshot as they update (one pass, no
+// gather kernel). A boundary cell reads
 // only the snapshot and writes its new populations to the next snapshot and to its slots (those inside the grid),
 // where its interior neighbours pick them up.
 #include <cstdint>
@@ -106,15 +108,25 @@ AEROLBM_HD void aa_gather_row(const GridView& g, const AAStorage<T>& s, std::int
 
 // One in-place update of an interior cell (is_interior: no wall, no open face nearby; periodic axes wrap). The
 // layout is a template parameter so each GPU kernel carries one access pattern (fewer registers).
+//
+// `snap_row` ≥ 0 (the CUDA backend): the cell also writes its new populations into that row of `snap_next`, where
+// the boundary cells read them in the next step (the CPU gathers them before each step instead).
 template <class L, class T, class R, bool Odd>
-AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k, T* f, int x0, int x1, int x2) {
+AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k, T* f, int x0, int x1, int x2,
+                                   T* snap_next = nullptr, std::int64_t rows = 0, std::int32_t snap_row = -1) {
   const std::int64_t cells = g.cells;
   const std::int64_t n = g.index(x0, x1, x2);
   R v[L::Q];
+  auto keep = [&]() {
+    if (snap_row < 0) return;
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) snap_next[std::int64_t(i) * rows + snap_row] = T(v[i]);
+  };
   if constexpr (!Odd) {
     AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) v[i] = R(f[std::int64_t(i) * cells + n]);
     collide<L, R>(v, k.coll);
+    keep();
     AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) f[std::int64_t(opposite(i)) * cells + n] = T(v[i]);
   } else {
@@ -130,6 +142,7 @@ AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k,
       v[i] = R(f[std::int64_t(opposite(i)) * cells + g.index(sx, sy, sz)]);
     }
     collide<L, R>(v, k.coll);
+    keep();
     AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) {
       // To x + c_i, slot i.

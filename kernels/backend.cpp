@@ -1,0 +1,38 @@
+// The Backend interface's default force sampling and timing: computed at once, on the calling thread. The CUDA
+// backend overrides them to keep the device busy (samples queued on its stream, timed with device events).
+#include "kernels/backend.hpp"
+
+#include <chrono>
+
+namespace aerolbm {
+
+void Backend::queue_force_sample(bool per_cell) {
+  ForceSample s;
+  if (per_cell) {
+    wall_force_cells(s.cells);
+    const std::size_t rows = s.cells.size() / 3;
+    for (int c = 0; c < 3; ++c) {
+      double sum = 0;
+      for (std::size_t r = 0; r < rows; ++r) sum += s.cells[c * rows + r];
+      s.total[std::size_t(c)] = sum;
+    }
+  } else {
+    s.total = wall_force();
+  }
+  queued_samples_.push_back(std::move(s));
+}
+
+std::vector<ForceSample> Backend::take_force_samples() {
+  std::vector<ForceSample> out;
+  out.swap(queued_samples_);
+  return out;
+}
+
+double Backend::timed(const std::function<void()>& work) {
+  const auto t0 = std::chrono::steady_clock::now();
+  work();
+  finish_steps();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace aerolbm

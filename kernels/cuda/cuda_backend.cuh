@@ -1,0 +1,656 @@
+#pragma once
+// The CUDA backend of one lattice: structure of arrays, two lattices or one in place, fp32 or fp16 storage
+// (arithmetic in fp32), the one-pass kernels of lbm_kernels.cuh, steps replayed from CUDA graphs so small grids are
+// not launch-bound, force samples queued on the device, frames copied on a stream of their own, and the MPI halo
+// exchange with the overlapped step. Included by one .cu file per lattice (cuda_backend_d2q9.cu, …), which
+// compile in parallel.
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "kernels/backend.hpp"
+#include "kernels/cuda/cuda_backend_factory.hpp"
+#include "kernels/cuda/cuda_check.cuh"
+#include "kernels/cuda/field_transfer.cuh"
+#include "kernels/cuda/halo_kernels.cuh"
+#include "kernels/cuda/lbm_kernels.cuh"
+#include "kernels/storage/aa_rows.hpp"
+
+namespace aerolbm {
+namespace {
+
+template <class L, class T>
+class CudaBackend final : public Backend {
+  using R = float;
+
+ public:
+  CudaBackend(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p)
+      : k_(make_step_constants<R>(p)), nrows_(std::int64_t(d.wall_cells.size())) {
+    variant_ = cfg.kernel == "auto" ? "pull" : cfg.kernel;
+    if (variant_ != "pull" && variant_ != "tiled" && variant_ != "aa") {
+      throw std::invalid_argument("lattice.kernel: '" + cfg.kernel +
+                                  "' is not available in the CUDA backend; use auto, pull, aa or tiled");
+    }
+    aa_ = variant_ == "aa";
+    int dev = 0;
+    AEROLBM_CUDA_CHECK(cudaGetDevice(&dev));
+    cudaDeviceProp prop{};
+    AEROLBM_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    device_ = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ", " +
+              std::to_string(prop.multiProcessorCount) + " SMs)";
+    const std::size_t need = d.cells() * ((aa_ ? 1 : 2) * L::Q * sizeof(T) + 1 + 4 + (aa_ ? 4 : 0));
+    std::size_t free_b = 0, total_b = 0;
+    AEROLBM_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (need > free_b) {
+      throw std::invalid_argument("the case needs about " + std::to_string(need >> 20) + " MiB of device memory, " +
+                                  std::to_string(free_b >> 20) + " MiB are free on " + device_ +
+                                  ". Lower geometry.chord_cells or domain.size_chords, or use fp16s storage.");
+    }
+    g_.n[0] = int(d.nx);
+    g_.n[1] = int(d.ny);
+    g_.n[2] = int(d.nz);
+    g_.cells = d.cells();
+    g_.periodic = periodic_axes(p);
+    for (int a = 0; a < 3; ++a) {
+      g_.origin[a] = int(d.origin[a]);
+      g_.global_n[a] = int(d.global_n[a]);
+    }
+    flags_.resize(d.flags.size());
+    flags_.upload(d.flags.data(), d.flags.size());
+    link_.resize(d.link.size());
+    link_.upload(d.link.data(), d.link.size());
+    q_.resize(std::max<std::size_t>(1, d.q.size()));
+    q_.upload(d.q.data(), d.q.size());
+    rows_.resize(std::max<std::size_t>(1, d.wall_cells.size()));
+    rows_.upload(d.wall_cells.data(), d.wall_cells.size());
+    // The tiled variant's boundary cells (faces, walls, open boundaries; never solids), updated from a list; the
+    // pull and in-place kernels update every cell in one pass.
+    if (variant_ == "tiled") {
+      GridView host = g_;
+      host.flags = d.flags.data();
+      std::vector<std::int64_t> list;
+      for (std::int64_t z = 0; z < d.nz; ++z)
+        for (std::int64_t y = 0; y < d.ny; ++y)
+          for (std::int64_t x = 0; x < d.nx; ++x) {
+            const std::int64_t n = host.index(int(x), int(y), int(z));
+            if ((d.flags[n] & cell::type_mask) == cell::solid) continue;
+            if (!is_tile_interior<L>(host, d.flags[n], int(x), int(y), int(z))) list.push_back(n);
+          }
+      nboundary_ = std::int64_t(list.size());
+      boundary_.resize(std::max<std::size_t>(1, list.size()));
+      boundary_.upload(list.data(), list.size());
+    }
+    if (aa_) {
+      GridView host = g_;
+      host.flags = d.flags.data();
+      const AARows rows = build_aa_rows<L>(host);
+      aa_rows_ = std::int64_t(rows.row_cell.size());
+      aa_boundary_rows_ = rows.boundary_rows;
+      aa_row_.resize(rows.row.size());
+      aa_row_.upload(rows.row.data(), rows.row.size());
+      aa_row_cell_.resize(std::max<std::size_t>(1, rows.row_cell.size()));
+      aa_row_cell_.upload(rows.row_cell.data(), rows.row_cell.size());
+      for (auto& sn : snap_) sn.resize(std::max<std::size_t>(1, std::size_t(L::Q) * rows.row_cell.size()));
+      // The interior cells that keep a snapshot row are flagged on the device copy (see stream_collide_aa).
+      std::vector<std::uint8_t> flags = d.flags;
+      for (std::size_t r = std::size_t(rows.boundary_rows); r < rows.row_cell.size(); ++r)
+        flags[std::size_t(rows.row_cell[r])] |= cell::aa_snapshot;
+      flags_.upload(flags.data(), flags.size());
+    }
+    g_.flags = flags_.data();
+    g_.link = link_.data();
+    g_.q = q_.data();
+    a_.resize(std::size_t(L::Q) * g_.cells);
+    if (!aa_) b_.resize(std::size_t(L::Q) * g_.cells);
+    force_blocks_ = int(std::max<std::int64_t>(1, (nrows_ + cuda::kForceRowsPerBlock - 1) / cuda::kForceRowsPerBlock));
+    force_partial_.resize(3 * std::size_t(force_blocks_));
+    force_cells_.resize(std::max<std::int64_t>(1, 3 * nrows_));
+    force_sum_.resize(3);
+    sample_total_.resize(3 * kSampleCapacity);
+    AEROLBM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    AEROLBM_CUDA_CHECK(cudaEventCreate(&start_));
+    AEROLBM_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+
+  ~CudaBackend() override {
+    if (copy_stream_) cudaStreamSynchronize(copy_stream_);
+    for (auto& sl : pool_.slot) {
+      if (sl.rho_h) cudaFreeHost(sl.rho_h);
+      if (sl.u_h) cudaFreeHost(sl.u_h);
+      if (sl.computed) cudaEventDestroy(sl.computed);
+      if (sl.copied) cudaEventDestroy(sl.copied);
+    }
+    if (copy_stream_) cudaStreamDestroy(copy_stream_);
+    for (auto& h : halos_)
+      if (h.host) cudaFreeHost(h.host);
+    if (halo_stream_) cudaStreamDestroy(halo_stream_);
+    if (edges_done_) cudaEventDestroy(edges_done_);
+    if (core_done_) cudaEventDestroy(core_done_);
+    for (auto& kv : graphs_) cudaGraphExecDestroy(kv.second);
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+    cudaStreamDestroy(stream_);
+  }
+
+  std::string name() const override { return "cuda"; }
+  std::string device() const override { return device_; }
+  std::string kernel() const override {
+    return variant_ + (aa_ ? " (one lattice in place" : " (two lattices") +
+           (sizeof(T) == 2 ? ", fp16s storage)" : ", fp32)");
+  }
+
+  void initialize() override {
+    with_state([&](auto acc) {
+      cuda::initialize_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, acc);
+    });
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    sync_second_lattice();
+  }
+
+  void run(std::int64_t steps) override {
+    enqueue(steps);
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  void queue_steps(std::int64_t steps) override { enqueue(steps); }
+
+  double timed(const std::function<void()>& work) override {
+    AEROLBM_CUDA_CHECK(cudaEventRecord(start_, stream_));
+    work();
+    AEROLBM_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    AEROLBM_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    AEROLBM_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms * 1e-3;
+  }
+
+  // Samples go into device memory (totals: 3 doubles per sample; per-cell forces: 3 × rows per sample) behind the
+  // steps on the stream; the host waits only in take_force_samples, or when kSampleCapacity are pending.
+  void queue_force_sample(bool per_cell) override {
+    const std::size_t per = 3 * std::size_t(nrows_);
+    // Per-cell slots: as many as fit in 256 MiB (at least one), at most kSampleCapacity.
+    const std::size_t cell_slots =
+        per > 0 ? std::clamp<std::size_t>((std::size_t(256) << 20) / (per * sizeof(double)), 1, kSampleCapacity) : 1;
+    if (queued_.size() == std::size_t(kSampleCapacity) || (per_cell && cell_slots_used_ == cell_slots))
+      drain_samples();
+    const std::size_t slot = queued_.size();
+    double* per_row = nullptr;
+    int cell_slot = -1;
+    if (per_cell) {
+      cell_slot = int(cell_slots_used_++);
+      if (per > 0) {
+        if (sample_cells_.size() < cell_slots * per) sample_cells_.resize(cell_slots * per);  // once, nothing pending
+        per_row = sample_cells_.data() + std::size_t(cell_slot) * per;
+      }
+    }
+    launch_force(per_row, sample_total_.data() + 3 * slot);
+    queued_.push_back(cell_slot);
+  }
+
+  std::vector<ForceSample> take_force_samples() override {
+    drain_samples();
+    std::vector<ForceSample> out;
+    out.swap(drained_);
+    return out;
+  }
+
+  double timed_run(std::int64_t steps) override {
+    AEROLBM_CUDA_CHECK(cudaEventRecord(start_, stream_));
+    enqueue(steps);
+    AEROLBM_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    AEROLBM_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    AEROLBM_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms * 1e-3;
+  }
+
+  std::array<double, 3> wall_force() override {
+    launch_force(nullptr, force_sum_.data());
+    double F[3];
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(F, force_sum_.data(), sizeof(F), cudaMemcpyDeviceToHost, stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return {F[0], F[1], F[2]};
+  }
+
+  void wall_force_cells(std::vector<double>& f) override {
+    f.assign(std::size_t(3 * nrows_), 0.0);
+    if (nrows_ == 0) return;
+    launch_force(force_cells_.data(), force_sum_.data());
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(f.data(), force_cells_.data(), f.size() * sizeof(double),
+                                       cudaMemcpyDeviceToHost, stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  void macroscopic(std::vector<float>& rho, std::vector<float>& u) override {
+    if (rho_d_.size() != std::size_t(g_.cells)) {
+      rho_d_.resize(g_.cells);
+      u_d_.resize(3 * g_.cells);
+    }
+    with_state([&](auto acc) {
+      cuda::macroscopic_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, acc, rho_d_.data(),
+                                                                                     u_d_.data());
+    });
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    rho.resize(g_.cells);
+    u.resize(3 * g_.cells);
+    rho_d_.download(rho.data(), rho.size());
+    u_d_.download(u.data(), u.size());
+  }
+
+  StateCheck check_state(double max_speed) override {
+    if (watch_.size() == 0) watch_.resize(1);
+    unsigned long long first = static_cast<unsigned long long>(g_.cells);
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(watch_.data(), &first, sizeof(first), cudaMemcpyHostToDevice, stream_));
+    with_state([&](auto acc) {
+      cuda::check_state_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, acc, R(max_speed),
+                                                                                     watch_.data());
+    });
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(&first, watch_.data(), sizeof(first), cudaMemcpyDeviceToHost, stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    StateCheck c;
+    if (first < static_cast<unsigned long long>(g_.cells)) {
+      // That cell's speed, to say what went wrong there.
+      cuda::DeviceBuffer<double> speed(1);
+      with_state([&](auto acc) {
+        cuda::cell_speed_kernel<L, R><<<1, 1, 0, stream_>>>(g_, k_, acc, std::int64_t(first), speed.data());
+      });
+      AEROLBM_CUDA_LAUNCH_CHECK();
+      AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      c.ok = false;
+      c.first_bad_cell = std::int64_t(first);
+      speed.download(&c.speed, 1);
+    }
+    return c;
+  }
+
+  std::unique_ptr<FieldsTransfer> start_fields_transfer() override {
+    if (!copy_stream_) {
+      // First frame: the copy stream and two slots of pinned host memory (16 bytes per cell each).
+      AEROLBM_CUDA_CHECK(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking));
+      for (auto& sl : pool_.slot) {
+        sl.rho_d.resize(g_.cells);
+        sl.u_d.resize(3 * g_.cells);
+        AEROLBM_CUDA_CHECK(cudaMallocHost(&sl.rho_h, g_.cells * sizeof(float)));
+        AEROLBM_CUDA_CHECK(cudaMallocHost(&sl.u_h, 3 * g_.cells * sizeof(float)));
+        AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&sl.computed, cudaEventDisableTiming));
+        AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&sl.copied, cudaEventDisableTiming));
+      }
+    }
+    int s;
+    {
+      std::unique_lock<std::mutex> lock(pool_.m);
+      pool_.cv.wait(lock, [this] { return !pool_.slot[pool_.next].busy; });
+      s = pool_.next;
+      pool_.slot[s].busy = true;
+      pool_.next ^= 1;
+    }
+    auto transfer = std::make_unique<cuda::DeviceFields>(&pool_, s);  // releases the slot if anything below throws
+    cuda::TransferSlot& sl = pool_.slot[s];
+    // In stream order the kernel reads the current state before the next step overwrites it.
+    with_state([&](auto acc) {
+      cuda::macroscopic_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, acc, sl.rho_d.data(),
+                                                                                     sl.u_d.data());
+    });
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    AEROLBM_CUDA_CHECK(cudaEventRecord(sl.computed, stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(copy_stream_, sl.computed, 0));
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(sl.rho_h, sl.rho_d.data(), g_.cells * sizeof(float), cudaMemcpyDeviceToHost,
+                                       copy_stream_));
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(sl.u_h, sl.u_d.data(), 3 * g_.cells * sizeof(float), cudaMemcpyDeviceToHost,
+                                       copy_stream_));
+    AEROLBM_CUDA_CHECK(cudaEventRecord(sl.copied, copy_stream_));
+    return transfer;
+  }
+
+  void read_populations(std::vector<double>& f) override {
+    cuda::DeviceBuffer<double> tmp(a_.size());
+    with_state([&](auto acc) {
+      cuda::state_to_double_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, acc, tmp.data());
+    });
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    f.resize(a_.size());
+    tmp.download(f.data(), f.size());
+  }
+
+  void write_populations(const std::vector<double>& f) override {
+    if (f.size() != a_.size()) throw std::runtime_error("write_populations: size mismatch");
+    cuda::DeviceBuffer<double> tmp(f.size());
+    tmp.upload(f.data(), f.size());
+    with_state([&](auto acc) {
+      cuda::state_from_double_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, acc, tmp.data());
+    });
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    sync_second_lattice();
+  }
+
+  // ---- MPI halo exchange (Backend::halo_*) and the overlapped step -----------------------------------------------
+  std::size_t population_bytes() const override { return sizeof(T); }
+
+  int halo_register(const std::vector<std::int64_t>& cells, const std::vector<int>& dirs) override {
+    if (aa_ || variant_ != "pull") throw std::logic_error("halo exchange needs lattice.kernel pull");
+    if (!halo_stream_) {
+      // The highest priority: the edge layers, the packing and the unpacking must not queue behind the blocks of
+      // the interior update that fills every SM (measured on 2 H200s at normal priority: the exchange then waited
+      // for the whole interior, 1.3 ms per step at 256³ per GPU, and weak scaling was 48 %).
+      int least = 0, greatest = 0;
+      AEROLBM_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      AEROLBM_CUDA_CHECK(cudaStreamCreateWithPriority(&halo_stream_, cudaStreamNonBlocking, greatest));
+      AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&edges_done_, cudaEventDisableTiming));
+      AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&core_done_, cudaEventDisableTiming));
+    }
+    Halo h;
+    h.m = std::int64_t(cells.size());
+    h.nd = int(dirs.size());
+    h.cells.resize(std::max<std::size_t>(1, cells.size()));
+    h.cells.upload(cells.data(), cells.size());
+    h.dirs.resize(std::max<std::size_t>(1, dirs.size()));
+    h.dirs.upload(dirs.data(), dirs.size());
+    const std::size_t n = std::size_t(h.m) * std::size_t(h.nd);
+    h.buf.resize(std::max<std::size_t>(1, n));
+    AEROLBM_CUDA_CHECK(cudaMallocHost(&h.host, std::max<std::size_t>(1, n) * sizeof(T)));
+    halos_.push_back(std::move(h));
+    return int(halos_.size()) - 1;
+  }
+
+  HaloBuffer halo_buffer(int list) override {
+    Halo& h = halos_.at(std::size_t(list));
+    return HaloBuffer{h.host, h.buf.data(), std::size_t(h.m) * std::size_t(h.nd) * sizeof(T)};
+  }
+
+  // Outside a step: the current state on the main stream. Inside step_overlapped's exchange: the new state (the
+  // lattice being written) on the halo stream, behind the edge layers and beside the core update.
+  void halo_pack(int list, bool to_host) override {
+    Halo& h = halos_.at(std::size_t(list));
+    cudaStream_t s = in_step_ ? halo_stream_ : stream_;
+    const T* state = in_step_ ? b_.data() : a_.data();
+    const std::int64_t n = h.m * h.nd;
+    if (n > 0) {
+      cuda::halo_pack_kernel<T><<<cuda::blocks_for(n, 256), 256, 0, s>>>(state, g_.cells, h.cells.data(), h.m, h.dirs.data(),
+                                                              h.nd, h.buf.data());
+      AEROLBM_CUDA_LAUNCH_CHECK();
+      if (to_host)
+        AEROLBM_CUDA_CHECK(cudaMemcpyAsync(h.host, h.buf.data(), std::size_t(n) * sizeof(T), cudaMemcpyDeviceToHost, s));
+    }
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+
+  void halo_unpack(int list, bool from_host) override {
+    Halo& h = halos_.at(std::size_t(list));
+    cudaStream_t s = in_step_ ? halo_stream_ : stream_;
+    T* state = in_step_ ? b_.data() : a_.data();
+    const std::int64_t n = h.m * h.nd;
+    if (n > 0) {
+      if (from_host)
+        AEROLBM_CUDA_CHECK(cudaMemcpyAsync(h.buf.data(), h.host, std::size_t(n) * sizeof(T), cudaMemcpyHostToDevice, s));
+      cuda::halo_unpack_kernel<T><<<cuda::blocks_for(n, 256), 256, 0, s>>>(state, g_.cells, h.cells.data(), h.m, h.dirs.data(),
+                                                                h.nd, h.buf.data());
+      AEROLBM_CUDA_LAUNCH_CHECK();
+    }
+    // The host buffer is free for the next receive, and a later pack on this stream sees the values.
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+
+  void step_overlapped(const EdgeLayers& e, const std::function<void()>& exchange) override {
+    if (aa_ || variant_ != "pull" || !halo_stream_) {
+      Backend::step_overlapped(e, exchange);
+      return;
+    }
+    const T* src = a_.data();
+    T* dst = b_.data();
+    // Edge layers first, on the halo stream (after whatever the main stream still has queued).
+    AEROLBM_CUDA_CHECK(cudaEventRecord(core_done_, stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(halo_stream_, core_done_, 0));
+    for (int a = 0; a < 3; ++a)
+      for (int c : {e.lo[a], e.hi[a]}) {
+        if (c < 0) continue;
+        const int o0 = a == 0 ? 1 : 0, o1 = a == 2 ? 1 : 2;
+        const dim3 grid(cuda::blocks_for(g_.n[o0], 128), unsigned(g_.n[o1]), 1);
+        cuda::edge_layer_update<L, T, R><<<grid, 128, 0, halo_stream_>>>(g_, k_, src, dst, a, c);
+        AEROLBM_CUDA_LAUNCH_CHECK();
+      }
+    AEROLBM_CUDA_CHECK(cudaEventRecord(edges_done_, halo_stream_));
+    // The rest of the grid on the main stream, at the same time.
+    const dim3 grid(cuda::blocks_for(g_.n[0], 128), unsigned(g_.n[1]), unsigned(g_.n[2]));
+    cuda::stream_collide_pull<L, T, R><<<grid, 128, 0, stream_>>>(g_, k_, src, dst, e);
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    // The halo exchange packs behind the edge layers on the halo stream while the core runs.
+    in_step_ = true;
+    try {
+      exchange();
+    } catch (...) {
+      in_step_ = false;
+      throw;
+    }
+    in_step_ = false;
+    AEROLBM_CUDA_CHECK(cudaEventRecord(edges_done_, halo_stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(stream_, edges_done_, 0));
+    // No wait for the interior here: the next step's launches queue behind it (its edge layers wait for
+    // core_done_), so the GPU does not idle while the host returns and launches again. finish_steps() waits.
+    std::swap(a_, b_);
+  }
+
+  void finish_steps() override { AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+ private:
+  struct Halo {
+    cuda::DeviceBuffer<std::int64_t> cells;
+    cuda::DeviceBuffer<int> dirs;
+    cuda::DeviceBuffer<T> buf;
+    T* host = nullptr;  // pinned
+    std::int64_t m = 0;
+    int nd = 0;
+  };
+  std::vector<Halo> halos_;
+  cudaStream_t halo_stream_ = nullptr;
+  cudaEvent_t edges_done_ = nullptr, core_done_ = nullptr;
+  bool in_step_ = false;
+
+  // Calls fn with the accessor of the current state (get(i, n) = post-collision f_i of cell n; put sets it).
+  template <class Fn>
+  void with_state(Fn&& fn) {
+    if (aa_) {
+      fn(AAStateAccess<L, T, R>{g_, storage()});
+    } else {
+      fn(TwoLatticeAccess<T, R>{a_.data(), a_.data(), g_.cells});
+    }
+  }
+
+  AAStorage<T> storage() { return storage_at(odd_); }
+  // The storage as it is after `odd` steps (mod 2): snapshot `odd` is the current one.
+  AAStorage<T> storage_at(int odd) {
+    return AAStorage<T>{a_.data(),          snap_[odd].data(), snap_[odd ^ 1].data(), aa_row_.data(),
+                        aa_row_cell_.data(), aa_rows_,          aa_boundary_rows_,     odd};
+  }
+
+  // After the state was set: the two-lattice scheme's other lattice holds it too (solid cells are never written).
+  // In place: the snapshot rows of the interior cells the boundary cells read, from the state just set.
+  void sync_second_lattice() {
+    if (!aa_) {
+      AEROLBM_CUDA_CHECK(cudaMemcpyAsync(b_.data(), a_.data(), a_.size() * sizeof(T), cudaMemcpyDeviceToDevice,
+                                         stream_));
+    } else if (aa_rows_ > aa_boundary_rows_) {
+      cuda::aa_gather_kernel<L, T><<<cuda::blocks_for(aa_rows_ - aa_boundary_rows_, 128), 128, 0, stream_>>>(
+          g_, storage());
+      AEROLBM_CUDA_LAUNCH_CHECK();
+    }
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  // One in-place step from layout `odd`: every cell in one pass (interior cells in place, boundary cells from the
+  // snapshot, which the interior cells they read refresh as they go).
+  void launch_step_in_place(int odd) {
+    const AAStorage<T> s = storage_at(odd);
+    const dim3 grid(cuda::blocks_for(g_.n[0], 128), unsigned(g_.n[1]), unsigned(g_.n[2]));
+    if (odd) {
+      cuda::stream_collide_aa<L, T, R, true><<<grid, 128, 0, stream_>>>(g_, k_, s);
+    } else {
+      cuda::stream_collide_aa<L, T, R, false><<<grid, 128, 0, stream_>>>(g_, k_, s);
+    }
+    AEROLBM_CUDA_LAUNCH_CHECK();
+  }
+
+  void launch_step(const T* src, T* dst) {
+    if (variant_ == "tiled") {
+      const dim3 block(cuda::kTileX, cuda::kTileY, 1);
+      const dim3 grid(cuda::blocks_for(g_.n[0], cuda::kTileX), cuda::blocks_for(g_.n[1], cuda::kTileY), unsigned(g_.n[2]));
+      cuda::stream_collide_tiled<L, T, R><<<grid, block, 0, stream_>>>(g_, k_, src, dst);
+      AEROLBM_CUDA_LAUNCH_CHECK();
+      if (nboundary_ > 0) {
+        cuda::stream_collide_boundary<L, T, R><<<cuda::blocks_for(nboundary_, 128), 128, 0, stream_>>>(
+            g_, k_, src, dst, boundary_.data(), nboundary_);
+        AEROLBM_CUDA_LAUNCH_CHECK();
+      }
+    } else {
+      const dim3 grid(cuda::blocks_for(g_.n[0], 128), unsigned(g_.n[1]), unsigned(g_.n[2]));
+      cuda::stream_collide_pull<L, T, R><<<grid, 128, 0, stream_>>>(g_, k_, src, dst, EdgeLayers{});
+      AEROLBM_CUDA_LAUNCH_CHECK();
+    }
+  }
+
+  // `n` steps from the current state, launched without changing it (the caller advances it).
+  void issue_steps(std::int64_t n) {
+    for (std::int64_t s = 0; s < n; ++s) {
+      if (aa_) {
+        launch_step_in_place(odd_ ^ int(s & 1));
+      } else {
+        launch_step(s % 2 ? b_.data() : a_.data(), s % 2 ? a_.data() : b_.data());
+      }
+    }
+  }
+
+  // After `n` steps: an odd count leaves the state in the other lattice (pull) or the other layout (in place).
+  void advance(std::int64_t n) {
+    if (n % 2 == 0) return;
+    if (aa_) {
+      odd_ ^= 1;
+    } else {
+      std::swap(a_, b_);
+    }
+  }
+
+  // Steps go out as replays of captured graphs of up to kGraphSteps launches, one graph per step count and
+  // starting state (which lattice holds the state, or the in-place layout), kept while the backend lives:
+  // launching one kernel at a time costs a few microseconds each, which dominates below ~1 M cells, and a run's
+  // chunks (between force samples) come in a few sizes. Past kMaxGraphs different keys, steps are launched one by one.
+  static constexpr int kGraphSteps = 20;
+  static constexpr std::size_t kMaxGraphs = 24;
+  static constexpr int kSampleCapacity = 64;
+
+  void enqueue(std::int64_t steps) {
+    while (steps > 0) {
+      const std::int64_t n = std::min<std::int64_t>(steps, kGraphSteps);
+      const std::pair<std::int64_t, std::uintptr_t> key{
+          n, aa_ ? std::uintptr_t(odd_) : reinterpret_cast<std::uintptr_t>(a_.data())};
+      auto it = graphs_.find(key);
+      if (it == graphs_.end() && graphs_.size() < kMaxGraphs) {
+        cudaGraph_t graph;
+        AEROLBM_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+        issue_steps(n);
+        AEROLBM_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+        cudaGraphExec_t exec = nullptr;
+        AEROLBM_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+        AEROLBM_CUDA_CHECK(cudaGraphDestroy(graph));
+        it = graphs_.emplace(key, exec).first;
+      }
+      if (it != graphs_.end()) {
+        AEROLBM_CUDA_CHECK(cudaGraphLaunch(it->second, stream_));
+      } else {
+        issue_steps(n);
+      }
+      advance(n);
+      steps -= n;
+    }
+  }
+
+  // The force kernels for the current state: per-row forces into `per_row` (null: not kept), the total into
+  // total[0..2], both on the stream.
+  void launch_force(double* per_row, double* total) {
+    if (nrows_ > 0) {
+      with_state([&](auto acc) {
+        cuda::wall_force_kernel<L, R><<<unsigned(force_blocks_), cuda::kForceBlock, 0, stream_>>>(
+            g_, k_, acc, rows_.data(), nrows_, per_row, force_partial_.data());
+      });
+      AEROLBM_CUDA_LAUNCH_CHECK();
+      cuda::force_total_kernel<<<1, cuda::kForceBlock, 0, stream_>>>(force_partial_.data(), force_blocks_, total);
+      AEROLBM_CUDA_LAUNCH_CHECK();
+    } else {
+      AEROLBM_CUDA_CHECK(cudaMemsetAsync(total, 0, 3 * sizeof(double), stream_));
+    }
+  }
+
+  // Waits for the queued samples and moves them to drained_ (host), freeing the device slots.
+  void drain_samples() {
+    if (queued_.empty()) return;
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    std::vector<double> totals(3 * queued_.size());
+    sample_total_.download(totals.data(), totals.size());
+    const std::size_t per = 3 * std::size_t(nrows_);
+    for (std::size_t i = 0; i < queued_.size(); ++i) {
+      ForceSample fs;
+      fs.total = {totals[3 * i], totals[3 * i + 1], totals[3 * i + 2]};
+      if (queued_[i] >= 0) {
+        fs.cells.resize(per);
+        if (per > 0)
+          AEROLBM_CUDA_CHECK(cudaMemcpy(fs.cells.data(), sample_cells_.data() + std::size_t(queued_[i]) * per,
+                                        per * sizeof(double), cudaMemcpyDeviceToHost));
+      }
+      drained_.push_back(std::move(fs));
+    }
+    queued_.clear();
+    cell_slots_used_ = 0;
+  }
+
+  GridView g_{};
+  StepConstants<R> k_;
+  std::int64_t nrows_;
+  std::string device_, variant_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  std::map<std::pair<std::int64_t, std::uintptr_t>, cudaGraphExec_t> graphs_;
+  cuda::DeviceBuffer<std::uint8_t> flags_;
+  cuda::DeviceBuffer<std::int32_t> link_;
+  cuda::DeviceBuffer<float> q_;
+  cuda::DeviceBuffer<std::int64_t> rows_;
+  cuda::DeviceBuffer<std::int64_t> boundary_;  // tiled: cells updated by the boundary kernel
+  std::int64_t nboundary_ = 0;
+  cuda::DeviceBuffer<T> a_, b_;  // two lattices; in place: a_ only
+  bool aa_ = false;               // in-place storage (kernels/storage/aa_lattice.hpp)
+  cuda::DeviceBuffer<std::int32_t> aa_row_;
+  cuda::DeviceBuffer<std::int64_t> aa_row_cell_;
+  cuda::DeviceBuffer<T> snap_[2];
+  std::int64_t aa_rows_ = 0, aa_boundary_rows_ = 0;
+  int odd_ = 0;  // in place: steps done so far, mod 2 (the layout, and which snapshot is current)
+  int force_blocks_ = 1;
+  cuda::DeviceBuffer<double> force_partial_, force_cells_, force_sum_;
+  cuda::DeviceBuffer<double> sample_total_, sample_cells_;  // queued force samples (kSampleCapacity slots)
+  std::vector<int> queued_;          // per queued sample: its per-cell slot in sample_cells_, −1 if none
+  std::size_t cell_slots_used_ = 0;
+  std::vector<ForceSample> drained_;                         // samples already on the host, not yet taken
+  cuda::DeviceBuffer<float> rho_d_, u_d_;
+  cudaStream_t copy_stream_ = nullptr;
+  cuda::SlotPool pool_;
+  cuda::DeviceBuffer<unsigned long long> watch_;
+};
+
+}  // namespace
+
+template <class L>
+std::unique_ptr<Backend> make_cuda_backend_for(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p) {
+  switch (cfg.precision) {
+    case Precision::FP32: return std::make_unique<CudaBackend<L, float>>(cfg, d, p);
+    case Precision::FP16S: return std::make_unique<CudaBackend<L, __half>>(cfg, d, p);
+    case Precision::FP64:
+      throw std::invalid_argument("lattice.precision: the CUDA backend stores fp32 or fp16s; fp64 is CPU-only");
+  }
+  throw std::invalid_argument("unknown precision");
+}
+
+}  // namespace aerolbm
