@@ -10,7 +10,9 @@
 
 #include "kernels/backend.hpp"
 #include "src/app/bench_attention.hpp"
+#include "src/app/bench_case.hpp"
 #include "src/app/commands.hpp"
+#include "src/case/case.hpp"
 #include "src/io/json.hpp"
 #include "src/parallel/parallel.hpp"
 
@@ -28,6 +30,8 @@ struct BenchArgs {
   std::string json;
   std::string scaling = "weak";  // MPI runs: weak (--cells per rank) or strong (--cells in all)
   std::string ranks_grid;        // MPI runs: AxBxC, else chosen
+  std::string case_file;         // --case: a real case beside the box (src/app/bench_case.cpp)
+  std::vector<std::string> sets;
 };
 
 Stencil parse_stencil(const std::string& s) {
@@ -189,14 +193,36 @@ void add_bench_command(CLI::App& app, int& status) {
   cmd->add_option("--scaling", a->scaling, "Under mpirun: weak (--cells per rank) or strong (--cells in all)")
       ->check(CLI::IsMember({"weak", "strong"}))->capture_default_str();
   cmd->add_option("--ranks-grid", a->ranks_grid, "Under mpirun: ranks along x, y, z as AxBxC (default: chosen)");
+  auto* precision_opt = cmd->get_option("--precision");
+  auto* variants_opt = cmd->get_option("--variants");
+  cmd->add_option("--case", a->case_file,
+                  "Time this case (its grid, boundaries and force samples, no field output) beside the periodic box "
+                  "of the same lattice, storage and size; --precision and --variants default to the case's own");
+  cmd->add_option("--set", a->sets, "With --case: override a case key, key.path=value (repeatable)");
   // `aerolbm bench attention ...`: the fused attention kernel instead of the LBM kernels.
   CLI::App* attention = add_bench_attention_command(*cmd, status);
   cmd->require_subcommand(0, 1);
-  cmd->callback([&status, a, attention]() {
+  cmd->callback([&status, a, attention, precision_opt, variants_opt]() {
     if (attention->parsed()) return;
     try {
+      if (!a->case_file.empty()) {
+        BenchCaseArgs c;
+        c.file = a->case_file;
+        c.sets = a->sets;
+        if (precision_opt->count() > 0) c.precisions = a->precisions;
+        if (variants_opt->count() > 0) c.variants = a->variants;
+        c.backend = a->backend;
+        c.steps = a->steps;
+        c.repeats = a->repeats;
+        c.json = a->json;
+        status = run_bench_case(c);
+        return;
+      }
       status = run_bench(*a);
     } catch (const CLI::ValidationError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      status = kBadInput;
+    } catch (const CaseError& e) {
       std::cerr << "error: " << e.what() << "\n";
       status = kBadInput;
     } catch (const std::exception& e) {

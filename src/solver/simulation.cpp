@@ -343,40 +343,51 @@ RunResult Simulation::run() {
     cl = history.samples().back().cl;
   }
   while (step < total) {
-    // Chunks end at every force sample, frame, checkpoint and watchdog scan, which also bounds how long a stop
-    // request waits.
-    std::int64_t next = std::min({total, next_multiple(step, K), next_multiple(step, W)});
+    // Chunks end at every frame, checkpoint and watchdog scan, which also bounds how long a stop request waits.
+    // Inside a chunk the force samples are queued behind the steps (on the GPU: computed there, no host wait), and
+    // taken together at its end.
+    std::int64_t next = std::min(total, next_multiple(step, W));
     if (N > 0) next = std::min(next, next_multiple(step, N));
     if (C > 0) next = std::min(next, next_multiple(step, C));
-    backend_->run(next - step);
-    step = next;
-    const double time = double(step) * units_.dt;
+    std::vector<std::int64_t> sample_steps;
+    while (step < next) {
+      const std::int64_t to = std::min(next, next_multiple(step, K));
+      backend_->queue_steps(to - step);
+      step = to;
+      if (step % K == 0 || step == total) {
+        backend_->queue_force_sample(loads.has_value());
+        sample_steps.push_back(step);
+      }
+    }
+    std::vector<ForceSample> samples = backend_->take_force_samples();
     bool checked = false;
     std::vector<double> per_cell;  // this step's force per near-wall cell (3D bodies), fetched once
-    auto cell_forces = [&]() -> const std::vector<double>& {
-      if (per_cell.empty()) backend_->wall_force_cells(per_cell);
-      return per_cell;
-    };
-    if (step % K == 0 || step == total) {
-      std::array<double, 3> F;
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const std::int64_t at = sample_steps.at(i);
+      std::array<double, 3> F = samples[i].total;
       std::vector<double> extra;
       if (loads) {
-        const BodyLoads l = loads->loads(cell_forces());
+        const BodyLoads l = loads->loads(samples[i].cells);
         F = l.force;
         extra = LoadIntegrator::csv_values(l);
-      } else {
-        F = backend_->wall_force();
+        if (at == step) per_cell = std::move(samples[i].cells);
       }
       cd = F[0] * coef;
       cl = F[1] * coef;
       const double cs = F[2] * coef;
-      if (!std::isfinite(cd) || !std::isfinite(cl)) {
+      if (!checked && (!std::isfinite(cd) || !std::isfinite(cl))) {
         watchdog(step, last_checkpoint);
         checked = true;
       }
-      if (csv) csv->append(step, time, F, cd, cl, cs, extra);
-      history.add({step, time, cd, cl, cs});
+      const double at_time = double(at) * units_.dt;
+      if (csv) csv->append(at, at_time, F, cd, cl, cs, extra);
+      history.add({at, at_time, cd, cl, cs});
     }
+    const double time = double(step) * units_.dt;
+    auto cell_forces = [&]() -> const std::vector<double>& {
+      if (per_cell.empty()) backend_->wall_force_cells(per_cell);
+      return per_cell;
+    };
     if (!checked && (step % W == 0 || step == total)) {
       watchdog(step, last_checkpoint);
       checked = true;

@@ -1,0 +1,193 @@
+// `aerolbm bench --case`: a case as users run it, timed on the device (CUDA events; the wall clock on the CPU)
+// after a warm-up, median of repeats: the steps with the force samples the case file asks for (every forces.every
+// steps, per near-wall cell for 3D bodies, queued as in a run), no field output. Beside it the periodic
+// Taylor–Green box of the same lattice, storage and cell count (the figure `aerolbm bench` reports) and the copy
+// bandwidth, all in this process.
+#include "src/app/bench_case.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "kernels/backend.hpp"
+#include "src/app/commands.hpp"
+#include "src/case/case.hpp"
+#include "src/case/units.hpp"
+#include "src/geometry/make_body.hpp"
+#include "src/io/json.hpp"
+#include "src/solver/backend_select.hpp"
+#include "src/solver/domain.hpp"
+
+namespace aerolbm::app {
+namespace {
+
+const char* stencil_text(Stencil s) { return s == Stencil::D2Q9 ? "D2Q9" : (s == Stencil::D3Q19 ? "D3Q19" : "D3Q27"); }
+
+Precision parse_precision(const std::string& s) {
+  if (s == "fp32") return Precision::FP32;
+  if (s == "fp16s") return Precision::FP16S;
+  if (s == "fp64") return Precision::FP64;
+  throw CaseError("--precision: expected fp32, fp16s or fp64, got '" + s + "'.");
+}
+
+std::string precision_text(Precision p) {
+  return p == Precision::FP16S ? "fp16s" : (p == Precision::FP64 ? "fp64" : "fp32");
+}
+
+// The periodic box of `cells` cells (shape as `aerolbm bench`: square or cubic, x a multiple of 32) holding a
+// Taylor–Green flow.
+DomainData box_domain(Stencil s, std::int64_t cells) {
+  DomainData d;
+  if (s == Stencil::D2Q9) {
+    const auto side = std::int64_t(std::llround(std::sqrt(double(cells))));
+    d.nx = std::max<std::int64_t>(32, side / 32 * 32);
+    d.ny = std::max<std::int64_t>(8, std::llround(double(cells) / double(d.nx)));
+  } else {
+    const auto side = std::int64_t(std::llround(std::cbrt(double(cells))));
+    d.nx = std::max<std::int64_t>(32, side / 32 * 32);
+    d.ny = std::max<std::int64_t>(8, side);
+    d.nz = std::max<std::int64_t>(8, std::llround(double(cells) / double(d.nx * d.ny)));
+  }
+  d.flags.assign(std::size_t(d.cells()), cell::fluid);
+  d.link.assign(std::size_t(d.cells()), -1);
+  return d;
+}
+
+double median(std::vector<double> t) {
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+}  // namespace
+
+int run_bench_case(const BenchCaseArgs& a) {
+  const Case c = load_case(a.file, a.sets);
+  const LatticeUnits u = lattice_units(c);
+  const auto body = make_body(c);
+  const DomainData d = build_domain(c, u, body.get());
+  const PhysicsParams p = physics_params(c, u);
+  const bool gpu = a.backend == "cuda";
+  if (gpu && cuda_device_count() == 0) {
+    std::cerr << "error: bench --backend cuda: " << cuda_device_summary() << ". Use --backend cpu.\n";
+    return kBadInput;
+  }
+  const int Q = lattice_q(c.stencil);
+  const std::int64_t K = std::max<std::int64_t>(1, c.forces_every);
+  const bool per_cell = dimensions(c.stencil) == 3 && body != nullptr;
+  std::vector<std::string> precisions = a.precisions, variants = a.variants;
+  if (precisions.empty()) precisions = {precision_text(c.precision)};
+  if (variants.empty()) variants = {c.kernel == "auto" ? "pull" : c.kernel};
+
+  PhysicsParams bp;  // the box: BGK, periodic, a Taylor–Green vortex (as `aerolbm bench`)
+  bp.collision = Collision::BGK;
+  bp.tau = 0.6;
+  for (auto& f : bp.faces) f = FaceBC::Periodic;
+  bp.wall = WallModel::HalfwayBounceBack;
+  bp.taylor_green_amplitude = 0.05;
+  const DomainData box = box_domain(c.stencil, d.cells());
+
+  const double copy_gbs = gpu ? cuda_copy_bandwidth_gbs(std::size_t(1) << 30, 10) : 0.0;
+  std::printf("aerolbm bench --case %s: %s, %lld x %lld x %lld = %lld cells, %zu near-wall cells, forces every %lld "
+              "steps%s, %s backend%s\n",
+              a.file.c_str(), stencil_text(c.stencil), static_cast<long long>(d.nx), static_cast<long long>(d.ny),
+              static_cast<long long>(d.nz), static_cast<long long>(d.cells()), d.wall_cells.size(),
+              static_cast<long long>(K), per_cell ? " (per cell)" : "", a.backend.c_str(),
+              gpu ? (", " + cuda_device_summary()).c_str() : "");
+  if (gpu) std::printf("device copy bandwidth (1 GiB cudaMemcpy, read + write): %.0f GB/s\n", copy_gbs);
+  std::printf("box: periodic %lld x %lld x %lld, BGK, Taylor-Green\n", static_cast<long long>(box.nx),
+              static_cast<long long>(box.ny), static_cast<long long>(box.nz));
+  std::printf("%-8s %-7s %8s %11s %11s %7s %9s %7s\n", "variant", "storage", "steps", "case MLUPs", "box MLUPs",
+              "ratio", "case GB/s", "% copy");
+  Json rows = Json::array();
+  for (const auto& prec : precisions) {
+    for (const auto& var : variants) {
+      BackendConfig cfg;
+      cfg.stencil = c.stencil;
+      cfg.precision = parse_precision(prec);
+      cfg.kernel = var;
+      std::unique_ptr<Backend> cb, bb;
+      try {
+        cb = select_backend(a.backend, cfg, d, p);
+        bb = select_backend(a.backend, cfg, box, bp);
+      } catch (const std::exception& e) {
+        std::printf("%-8s %-7s skipped: %s\n", var.c_str(), prec.c_str(), e.what());
+        continue;
+      }
+      // The case: chunks of K steps, each followed by a queued force sample, as Simulation::run does.
+      cb->initialize();
+      auto case_steps = [&](std::int64_t steps) {
+        for (std::int64_t s = 0; s < steps; s += K) {
+          cb->queue_steps(std::min(K, steps - s));
+          cb->queue_force_sample(per_cell);
+        }
+      };
+      std::int64_t samples = 0;
+      bool finite = true;
+      auto check_samples = [&]() {
+        for (const auto& f : cb->take_force_samples()) {
+          ++samples;
+          for (double v : f.total) finite = finite && std::isfinite(v);
+        }
+      };
+      cb->timed([&] { case_steps(a.steps); });  // warm-up (captures the CUDA graphs)
+      check_samples();
+      std::vector<double> tc, tb;
+      for (int r = 0; r < a.repeats; ++r) {
+        tc.push_back(cb->timed([&] { case_steps(a.steps); }));
+        check_samples();
+      }
+      cb.reset();
+      bb->initialize();
+      bb->timed_run(a.steps);
+      for (int r = 0; r < a.repeats; ++r) tb.push_back(bb->timed_run(a.steps));
+      bb.reset();
+      const double case_mlups = double(d.cells()) * a.steps / median(tc) * 1e-6;
+      const double box_mlups = double(box.cells()) * a.steps / median(tb) * 1e-6;
+      const int bytes_per_value = prec == "fp16s" ? 2 : (prec == "fp64" ? 8 : 4);
+      const double bytes = 2.0 * Q * bytes_per_value + 1.0;
+      const double gbs = case_mlups * 1e6 * bytes * 1e-9;
+      const double pct = copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0.0;
+      std::printf("%-8s %-7s %8d %11.0f %11.0f %6.1f%% %9.0f %6.1f%%%s\n", var.c_str(), prec.c_str(), a.steps,
+                  case_mlups, box_mlups, 100.0 * case_mlups / box_mlups, gbs, pct,
+                  finite ? "" : "  (non-finite forces: the case diverged)");
+      std::fflush(stdout);
+      Json row = Json::object();
+      row.set("variant", var);
+      row.set("storage", prec);
+      row.set("steps", a.steps);
+      row.set("repeats", a.repeats);
+      row.set("force_samples", samples);
+      row.set("case_mlups", case_mlups);
+      row.set("box_mlups", box_mlups);
+      row.set("ratio", case_mlups / box_mlups);
+      row.set("case_effective_gbs", gbs);
+      row.set("percent_of_copy", pct);
+      row.set("forces_finite", finite);
+      rows.push_back(row);
+    }
+  }
+  if (!a.json.empty()) {
+    Json doc = Json::object();
+    doc.set("case", c.name);
+    doc.set("file", a.file);
+    doc.set("lattice", stencil_text(c.stencil));
+    doc.set("nx", d.nx);
+    doc.set("ny", d.ny);
+    doc.set("nz", d.nz);
+    doc.set("cells", d.cells());
+    doc.set("box_nx", box.nx);
+    doc.set("box_ny", box.ny);
+    doc.set("box_nz", box.nz);
+    doc.set("near_wall_cells", std::int64_t(d.wall_cells.size()));
+    doc.set("forces_every", K);
+    doc.set("backend", a.backend);
+    doc.set("device", gpu ? cuda_device_summary() : std::string("cpu"));
+    doc.set("copy_bandwidth_gbs", copy_gbs);
+    doc.set("results", rows);
+    write_json_atomically(a.json, doc);
+  }
+  return kOk;
+}
+
+}  // namespace aerolbm::app
