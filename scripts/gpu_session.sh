@@ -3,7 +3,8 @@
 # kernel benchmark tables, the 3D wing cases and the long validation. Usage on the GPU host, from the repository
 # root, with the install bundle in ./bundle:
 #   bash scripts/gpu_session.sh   (logs go to $OUT, or ./gpu-logs)
-# SECTIONS picks parts (default: all): tests default compare restart bench output sanitizers long wing
+# SECTIONS picks parts (default: all): tests default compare restart bench cases output sanitizers long wing
+# (and, only when named: ncu resources)
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-logs}
 mkdir -p "$OUT"
@@ -12,13 +13,13 @@ B=$PWD/bundle
 export LD_LIBRARY_PATH=$B/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export AEROLBM_CASES=$PWD/cases
 A=$B/bin/aerolbm
-SECTIONS=${SECTIONS:-tests default compare restart bench output sanitizers long wing}
+SECTIONS=${SECTIONS:-tests default compare restart bench cases output sanitizers long wing}
 want() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
 log() { echo "== $*" | tee -a "$OUT/session.log"; }
 log "$(date -u) $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader)"
 if want tests; then
   log "gpu tests"
-  timeout 300 "$B/bin/gpu_tests" 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "rel\.|drag|OK|FAILED|PASSED|C_D|err" | tee -a "$OUT/session.log"
+  timeout 300 "$B/bin/gpu_tests" ${GPU_TEST_FILTER:+--gtest_filter=$GPU_TEST_FILTER} 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "rel\.|drag|OK|FAILED|PASSED|C_D|err|CPU = pull" | tee -a "$OUT/session.log"
 fi
 if want default; then
   log "default case on the GPU"
@@ -42,6 +43,38 @@ if want bench; then
     "$A" bench --lattice D3Q19 --cells 16777216 --precision fp32,fp16s --variants pull,aa,tiled --steps 100 --json /tmp/b19.json
     "$A" bench --lattice D3Q27 --cells 16777216 --precision fp32,fp16s --variants pull,aa --steps 100 --json /tmp/b27.json
   } 2>&1 | tee "$OUT/bench.log" | grep -vE "^aerolbm bench"
+fi
+if want cases; then
+  log "every shipped case beside the box of the same lattice, storage and size (aerolbm bench --case)"
+  for c in cases/*.yaml cases/ci/*.yaml; do
+    n=$(basename "$c" .yaml); [ "$(dirname "$c")" = cases/ci ] && n=ci_$n
+    timeout 240 "$A" bench --case "$c" --variants pull,aa --precision fp32,fp16s --steps ${CASE_STEPS:-200} \
+      --json "/tmp/case_$n.json" 2>&1 | tee -a "$OUT/cases.log" | grep -vE "^(aerolbm bench|device copy|box:)"
+  done
+  log "the 3D wing as users run it (frames as in the case file)"
+  t0=$(date +%s.%N)
+  timeout 120 "$A" run cases/wing_naca0012_ar4.yaml --backend cuda -o /tmp/run_wing_user --overwrite \
+    > "$OUT/run_wing_user.log" 2>&1
+  echo "exit $?, wall $(python3 -c "print(round($(date +%s.%N) - $t0, 2))") s (process start to exit)" >> "$OUT/run_wing_user.log"
+  grep -E "done:|wall " "$OUT/run_wing_user.log" | tee -a "$OUT/session.log"
+fi
+if want ncu; then
+  log "Nsight Compute: the one-pass kernels on the 3D wing and on the box of its size"
+  NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  for spec in "--case cases/wing_naca0012_ar4.yaml:wing" "--lattice D3Q19 --cells 14155776:box"; do
+    args=${spec%%:*} name=${spec##*:}
+    timeout 300 "$NCU" --clock-control none -k regex:stream_collide -s 20 -c 2 \
+      --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+      "$A" bench $args --variants pull --precision fp32 --steps 20 --repeats 1 > "$OUT/ncu_$name.log" 2>&1
+    grep -E "stream_collide|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Local" \
+      "$OUT/ncu_$name.log" | head -n 24 | tee -a "$OUT/session.log"
+  done
+fi
+if want resources; then
+  log "registers, stack and spills of the step kernels (cuobjdump -res-usage)"
+  cuobjdump -res-usage "$A" 2>/dev/null | grep -A1 -E "stream_collide|edge_layer|wall_force|aa_gather" \
+    | grep -oE "Function [^:]*|REG:[0-9]+|STACK:[0-9]+|SHARED:[0-9]+|LOCAL:[0-9]+" | paste - - - - - \
+    | c++filt | tee "$OUT/resources.log" | head -n 60
 fi
 if want output; then
   log "output cost: default case at chord 256 (3.3 M cells, 52 MB of fields per frame), 1000 steps"
