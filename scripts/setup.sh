@@ -14,30 +14,86 @@ packages=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libhdf5-d
           libopenmpi-dev openmpi-bin libhdf5-openmpi-dev)
 # libhdf5-openmpi-dev: the MPI build of HDF5 beside the serial one (libhdf5-dev); MPI builds link it and write
 # frame files collectively (README, "Parallel HDF5"), serial builds keep the serial HDF5.
-# The tests also run the plotting scripts (pytest) and ParaView offscreen (Debian's ParaView renders through X),
-# and fuzz (scripts/fuzz.sh): clang with the libFuzzer/ASan runtimes, llvm-symbolizer for readable traces; the
-# surrogate training test (tests/surrogate) trains on the CPU with Debian's PyTorch and reads sweep files with yaml.
+# The tests also run the plotting scripts (pytest) and ParaView offscreen (Debian's ParaView renders through X; it
+# is unpacked into the build folder, see paraview_prefix below), and fuzz (scripts/fuzz.sh): clang with the
+# libFuzzer/ASan runtimes, llvm-symbolizer for readable traces; the surrogate training test (tests/surrogate) trains
+# on the CPU with Debian's PyTorch and reads sweep files with yaml.
 if [ "$mode" = test ]; then
   packages+=(python3-pytest xvfb xauth clang libclang-rt-14-dev llvm-14 python3-torch python3-yaml)
 fi
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 updated=no
-apt_install() {  # apt_install PACKAGE...: installs, removing what conflicts with them
-  if [ "$(id -u)" != 0 ]; then echo "error: run as root to install packages (or install: $*)" >&2; exit 2; fi
+apt_get() {  # apt_get install PACKAGE... | apt_get satisfy DEPENDS: installs, removes nothing (a conflict is an error)
+  if [ "$(id -u)" != 0 ]; then echo "error: run as root to install packages (or: apt-get $*)" >&2; exit 2; fi
   export DEBIAN_FRONTEND=noninteractive
   [ $updated = yes ] || { apt-get update -qq; updated=yes; }
-  apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+  apt-get "$1" -y -qq --no-install-recommends --no-remove "${@:2}" >/dev/null
 }
 missing=()
 for p in "${packages[@]}"; do installed "$p" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing: ${missing[*]}"
-  # Where an earlier `test` left ParaView's Python in place (see below), libvtk9-dev comes back only if
-  # python3-paraview goes: apt does not remove it by itself ("generated breaks"), so say so (trailing '-').
-  if installed python3-paraview && [[ " ${missing[*]} " == *" libvtk9-dev "* ]]; then missing+=(python3-paraview-); fi
-  apt_install "${missing[@]}"
+  # An older version of this script installed python3-paraview, which conflicts with libvtk9-dev's python3-vtk9;
+  # this one removes nothing, so it says what to do.
+  if installed python3-paraview && [[ " ${missing[*]} " == *" libvtk9-dev "* ]]; then
+    echo "error: python3-paraview (left by an older set-up) conflicts with libvtk9-dev; remove it first:" \
+         "apt-get remove python3-paraview" >&2; exit 2
+  fi
+  apt_get install "${missing[@]}"
 fi
+
+# ParaView for the ParaView tests. Debian 12's python3-paraview (pvpython) conflicts with python3-vtk9, on which
+# libvtk9-dev (needed to build) depends, so the two cannot be installed together. Instead paraview and
+# python3-paraview are downloaded (apt-get download) and unpacked (dpkg -x) into $build/paraview; their dependencies,
+# which conflict with nothing, are installed as usual. $build/paraview/pvpython runs ParaView's pvpython from there
+# (tests/CMakeLists.txt hands it to the test). The prefix is kept, keyed by the two packages' versions, so a later
+# run downloads nothing unless Debian updates ParaView.
+paraview_key() {  # "paraview=VERSION python3-paraview=VERSION" as apt's lists offer them, or nothing
+  apt-cache policy paraview python3-paraview 2>/dev/null | awk '/^[^ ]/ { name = substr($1, 1, length($1) - 1) }
+    /^ *Candidate:/ && $2 != "(none)" { key = key (n++ ? " " : "") name "=" $2 } END { if (n == 2) print key }'
+}
+paraview_prefix() {
+  local dir=$build/paraview tmp=$build/paraview.tmp key deb lib
+  key=$(paraview_key)
+  if [ -z "$key" ] && [ $updated = no ] && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq; updated=yes  # no package lists yet (a fresh machine with everything else installed)
+    key=$(paraview_key)
+  fi
+  if [ -z "$key" ]; then
+    echo "warning: apt offers no paraview and python3-paraview here; the ParaView test will be skipped" >&2
+    return 0
+  fi
+  if [ "$(cat "$dir/.key" 2>/dev/null)" != "$key" ]; then
+    echo "== unpacking ParaView ($key) into $dir"
+    rm -rf "$dir" "$tmp"; mkdir -p "$tmp/debs"
+    # APT::Sandbox::User=root: apt's download user (_apt) may not be allowed to write into the build folder.
+    (cd "$tmp/debs" && apt-get download -qq -o APT::Sandbox::User=root $key)
+    for deb in "$tmp"/debs/*.deb; do
+      dpkg -x "$deb" "$tmp"
+      dpkg-deb -f "$deb" Depends | tr ',' '\n' >> "$tmp/.depends"
+    done
+    rm -rf "$tmp/debs"
+    lib=$(dirname "$(find "$tmp/usr/lib" -name 'libvtkRemotingCore-pv*.so.1' -print -quit)")
+    printf '%s\n' '#!/bin/sh' \
+      "# ParaView's pvpython from Debian's $key, unpacked here by scripts/setup.sh." \
+      'here=$(cd "$(dirname "$0")" && pwd)' \
+      "export LD_LIBRARY_PATH=\"\$here/${lib#"$tmp/"}\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}\"" \
+      'export PYTHONPATH="$here/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"' \
+      'exec "$here/usr/bin/pvpython" "$@"' > "$tmp/pvpython"
+    chmod +x "$tmp/pvpython"
+    echo "$key" > "$tmp/.key"
+    mv "$tmp" "$dir"
+  fi
+  # Their dependencies (less the two packages unpacked here), installed as usual where apt finds any missing.
+  local deps plan
+  deps=$(grep -v -E '^ *$|^ *(python3-)?paraview( |$)' "$dir/.depends" | paste -sd, -)
+  if ! plan=$(apt-get satisfy -s --no-install-recommends "$deps" 2>&1) || grep -q '^Inst ' <<< "$plan"; then
+    echo "== installing ParaView's dependencies"
+    apt_get satisfy "$deps"
+  fi
+}
+[ "$mode" != test ] || paraview_prefix
 
 # CUDA code is compiled for the GPU this machine has; without one (CI) for Hopper only, as a compile check (each
 # architecture costs minutes of ptxas). AEROLBM_CUDA_ARCHS overrides, e.g. "90;80" for a bundle for both.
@@ -60,24 +116,15 @@ case "$mode" in
       --overwrite "${@:2}"
     ;;
   test)
-    # Stages: the ASan+UBSan build and suite (scripts/sanitize.sh; it configures a second build, so it needs
-    # libvtk9-dev and runs before the ParaView swap below), the suite (`long` holds the larger validation cases: run
-    # them with ctest --test-dir build -L long), each fuzz target for 60 s (scripts/fuzz.sh). Every stage runs even if
-    # an earlier one failed, and any failure fails the whole. AEROLBM_QUICK_TEST=1 runs the suite only.
+    # Stages: the ASan+UBSan build and suite (scripts/sanitize.sh, in a second build folder), the suite (`long`
+    # holds the larger validation cases: run them with ctest --test-dir build -L long), each fuzz target for 60 s
+    # (scripts/fuzz.sh). Every stage runs even if an earlier one failed, and any failure fails the whole.
+    # AEROLBM_QUICK_TEST=1 runs the suite only.
     status=0 tests=ok sanitize=skipped fuzz=skipped
     quick=${AEROLBM_QUICK_TEST:-0}
     if [ "$quick" != 1 ]; then
       sanitize=ok
       AEROLBM_JOBS=$jobs bash "$root/scripts/sanitize.sh" || { status=1; sanitize=FAILED; }
-    fi
-    # The ParaView tests need pvpython from python3-paraview, which Debian 12 declares in conflict with
-    # python3-vtk9 (both ship the vtkmodules Python package), and libvtk9-dev -- needed to configure and build --
-    # depends on python3-vtk9. So ParaView goes in only now, after the builds: installing it removes libvtk9-dev
-    # and python3-vtk9 (the VTK runtime libraries the binaries use stay). The next run of this script puts
-    # libvtk9-dev back above (removing python3-paraview), builds, and swaps again here.
-    if ! installed python3-paraview || ! installed paraview; then
-      echo "== installing ParaView for the ParaView tests (removes libvtk9-dev until the next set-up run)"
-      apt_install paraview python3-paraview libvtk9-dev- python3-vtk9-
     fi
     ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE long || { status=1; tests=FAILED; }
     if [ "$quick" != 1 ]; then

@@ -9,16 +9,6 @@
 namespace aerolbm::testing {
 namespace {
 
-std::filesystem::path cases_dir() {
-  if (const char* env = std::getenv("AEROLBM_CASES")) return env;
-  // In the install bundle the cases sit at bin/../share/aerolbm/cases.
-  std::error_code ec;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const auto bundled = exe.parent_path().parent_path() / "share/aerolbm/cases";
-  if (!ec && std::filesystem::exists(bundled)) return bundled;
-  return source_dir() / "cases";
-}
-
 struct Fields {
   std::vector<float> rho, u;
   std::vector<double> f;  // shifted populations: the whole state

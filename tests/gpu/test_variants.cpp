@@ -9,11 +9,6 @@
 namespace aerolbm::testing {
 namespace {
 
-std::filesystem::path cases() {
-  if (const char* env = std::getenv("AEROLBM_CASES")) return env;
-  return source_dir() / "cases";
-}
-
 struct State {
   std::vector<double> f;
   std::vector<float> rho, u;
@@ -32,7 +27,7 @@ State run(const std::filesystem::path& file, std::vector<std::string> sets, cons
 }
 
 TEST(Variants, TiledMatchesPullAfter1000Steps) {
-  const auto file = cases() / "naca0012_re1000_aoa5.yaml";
+  const auto file = cases_dir() / "naca0012_re1000_aoa5.yaml";
   const State pull = run(file, {"lattice.kernel=pull"}, "cuda", {1000});
   const State tiled = run(file, {"lattice.kernel=tiled"}, "cuda", {1000});
   const double e = relative_l2(tiled.f, pull.f);
@@ -44,7 +39,7 @@ TEST(Variants, InPlaceMatchesPullAfter1000Steps) {
   // Same arithmetic on the same values: the in-place layout must not change the result (Bouzidi walls, inlet,
   // outlet and slip faces in the default case; Schäfer–Turek adds no-slip faces and a parabolic inlet).
   for (const char* name : {"naca0012_re1000_aoa5.yaml", "ci/schaefer_turek_2d1.yaml"}) {
-    const auto file = cases() / name;
+    const auto file = cases_dir() / name;
     const State pull = run(file, {"lattice.kernel=pull"}, "cuda", {1000});
     const State aa = run(file, {"lattice.kernel=aa"}, "cuda", {333, 7, 660});  // odd pieces flip the layout
     const double e = relative_l2(aa.f, pull.f);
@@ -62,7 +57,7 @@ TEST(Variants, InPlaceMatchesPullAfter1000Steps) {
 }
 
 TEST(Variants, GraphReplayAndSingleStepsGiveTheSameState) {
-  const auto file = cases() / "naca0012_re1000_aoa5.yaml";
+  const auto file = cases_dir() / "naca0012_re1000_aoa5.yaml";
   const State whole = run(file, {}, "cuda", {1000});
   const State pieces = run(file, {}, "cuda", {7, 20, 13, 1, 459, 500});  // odd leftovers drop and rebuild the graph
   EXPECT_EQ(relative_l2(pieces.f, whole.f), 0.0);
@@ -72,7 +67,7 @@ TEST(Variants, GraphReplayAndSingleStepsGiveTheSameState) {
 }
 
 TEST(Variants, Fp16StorageStaysCloseToFp32) {
-  const auto file = cases() / "naca0012_re1000_aoa5.yaml";
+  const auto file = cases_dir() / "naca0012_re1000_aoa5.yaml";
   const State f32 = run(file, {}, "cuda", {1000});
   const State f16 = run(file, {"lattice.precision=fp16s"}, "cuda", {1000});
   const double eu = relative_l2(f16.u, f32.u);
@@ -83,7 +78,7 @@ TEST(Variants, Fp16StorageStaysCloseToFp32) {
 }
 
 TEST(Variants, Fp16StorageSchaeferTurekDragWithinOnePercent) {
-  const auto file = cases() / "ci/schaefer_turek_2d1.yaml";
+  const auto file = cases_dir() / "ci/schaefer_turek_2d1.yaml";
   double cd[2];
   int k = 0;
   for (const char* prec : {"lattice.precision=fp32", "lattice.precision=fp16s"}) {
@@ -102,7 +97,7 @@ TEST(Variants, Fp16StorageSchaeferTurekDragWithinOnePercent) {
 }
 
 TEST(Variants, AsynchronousFieldTransfersMatchTheSynchronousCopy) {
-  SolverSetup s(cases() / "naca0012_re1000_aoa5.yaml", {}, "cuda");
+  SolverSetup s(cases_dir() / "naca0012_re1000_aoa5.yaml", {}, "cuda");
   s.backend->run(100);
   std::vector<float> rho1, u1, rho2, u2;
   s.backend->macroscopic(rho1, u1);

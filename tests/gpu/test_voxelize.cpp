@@ -11,6 +11,7 @@
 #include "src/geometry/stl.hpp"
 #include "src/geometry/wing.hpp"
 #include "src/solver/mesh_voxelize.hpp"
+#include "tests/cases_dir.hpp"
 
 namespace aerolbm {
 namespace {
@@ -76,7 +77,7 @@ TEST(GpuVoxelize, SweptTaperedTwistedWingMatchesTheCpu) {
 }
 
 TEST(GpuVoxelize, StlExampleMatchesTheCpu) {
-  const auto mesh = read_stl(std::filesystem::path(AEROLBM_SOURCE_DIR) / "cases/data/spheroid.stl");
+  const auto mesh = read_stl(testing::cases_dir() / "data/spheroid.stl");
   StlPlacement pl;
   pl.scale = 64.0 / 200.0;
   pl.angle_of_attack_deg = 7;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The ParaView test, in a real ParaView (Debian's paraview + python3-paraview, installed by scripts/setup.sh test):
+# The ParaView test, in a real ParaView (Debian's paraview + python3-paraview, which scripts/setup.sh test unpacks
+# into BUILD/paraview; pvpython is $PVPYTHON, else that prefix's (AEROLBM_PVPYTHON from ctest), else one on PATH):
 # a small run is opened with pvpython through fields.pvd and fields.xdmf (arrays, ranges, times as written in
 # fields.h5), rendered with postprocess/paraview/render_views.py and through the committed state file, and the
 # images are checked not to be blank. Anything ParaView prints as a warning or error fails the test.
@@ -7,10 +8,11 @@
 set -eu
 SRC=$1
 BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
+if [ -z "${PVPYTHON:-}" ] && [ -x "${AEROLBM_PVPYTHON:-}" ]; then PVPYTHON=$AEROLBM_PVPYTHON; fi
 PVPYTHON=${PVPYTHON:-$(command -v pvpython || true)}
 if [ -z "$PVPYTHON" ] || ! command -v Xvfb >/dev/null; then
-  echo "SKIP: pvpython or Xvfb not found (install the Debian packages paraview python3-paraview xvfb xauth;"
-  echo "      scripts/setup.sh test does)"
+  echo "SKIP: pvpython or Xvfb not found (scripts/setup.sh test unpacks ParaView into the build folder and"
+  echo "      installs xvfb; or set PVPYTHON to a pvpython)"
   exit 77
 fi
 WORK=$(mktemp -d)

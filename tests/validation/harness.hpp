@@ -16,10 +16,9 @@
 #include "src/case/units.hpp"
 #include "src/geometry/make_body.hpp"
 #include "src/solver/domain.hpp"
+#include "tests/cases_dir.hpp"
 
 namespace aerolbm::testing {
-
-inline std::filesystem::path source_dir() { return AEROLBM_SOURCE_DIR; }
 
 inline std::filesystem::path write_temp_case(const std::string& name, const std::string& yaml) {
   const auto dir = std::filesystem::temp_directory_path() / "aerolbm_validation";

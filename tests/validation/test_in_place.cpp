@@ -62,10 +62,8 @@ void expect_same(const State& a, const State& b, const std::string& what) {
   EXPECT_EQ(a.force, b.force) << what;
 }
 
-std::filesystem::path cases() { return source_dir() / "cases"; }
-
 TEST(InPlace, SchaeferTurekInterpolatedWallsAndOpenBoundaries) {
-  const auto file = cases() / "ci/schaefer_turek_2d1.yaml";
+  const auto file = cases_dir() / "ci/schaefer_turek_2d1.yaml";
   const State ref = run(file, {"lattice.kernel=pull"}, {301});
   const State aa = run(file, {"lattice.kernel=aa"}, {120, 1, 180});  // odd pieces: the layout flips between calls
   expect_same(aa, ref, "Schäfer–Turek, 301 steps");
@@ -75,7 +73,7 @@ TEST(InPlace, SchaeferTurekInterpolatedWallsAndOpenBoundaries) {
 }
 
 TEST(InPlace, AirfoilWithSlipFacesAndHalfwayWalls) {
-  const auto file = cases() / "naca0012_re1000_aoa5.yaml";
+  const auto file = cases_dir() / "naca0012_re1000_aoa5.yaml";
   const std::vector<std::string> small = {"geometry.chord_cells=24", "boundaries.wall=halfway"};
   auto with = [&](const std::string& k) {
     auto s = small;
@@ -106,7 +104,7 @@ TEST(InPlace, PeriodicTaylorGreenAndThreeDimensionalDucts) {
 TEST(InPlace, PopulationsRoundTripThroughTheInPlaceLayout) {
   // Checkpoints read and write the natural layout: write a pull state into an in-place backend after an odd
   // number of its own steps, continue both, and they must still agree.
-  const auto file = cases() / "ci/schaefer_turek_2d1.yaml";
+  const auto file = cases_dir() / "ci/schaefer_turek_2d1.yaml";
   SolverSetup ref(file, {"lattice.kernel=pull"}, "cpu", 2);
   SolverSetup aa(file, {"lattice.kernel=aa"}, "cpu", 2);
   ref.backend->run(150);

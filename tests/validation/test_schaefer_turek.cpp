@@ -11,7 +11,7 @@ namespace aerolbm::testing {
 namespace {
 
 TEST(SchaeferTurek2D1, DragAndLiftAtTwentyCellsPerDiameter) {
-  SolverSetup s(source_dir() / "cases/ci/schaefer_turek_2d1.yaml");
+  SolverSetup s(cases_dir() / "ci/schaefer_turek_2d1.yaml");
   const auto c = mean_coefficients(s, 30, 10);
   std::printf("Schäfer-Turek 2D-1, D = 20 cells: C_D = %.4f, C_L = %.5f\n", c[0], c[1]);
   // D = 20 cells is what the CI suite affords: C_D within 2 % of 5.5795 (the coarse-grid criterion).
@@ -23,7 +23,7 @@ TEST(SchaeferTurek2D1, DragAndLiftAtTwentyCellsPerDiameter) {
 // `long` (minutes on a CPU, seconds on a GPU). Measured on an H200: C_D = 5.5980 (+0.33 %), C_L = 0.01044, so the
 // drag is held to 0.5 % of the high-accuracy value and the lift to the published range.
 TEST(SchaeferTurek2D1Long, DragAndLiftInPublishedRange) {
-  SolverSetup s(source_dir() / "cases/ci/schaefer_turek_2d1.yaml",
+  SolverSetup s(cases_dir() / "ci/schaefer_turek_2d1.yaml",
                 {"geometry.diameter_cells=40", "physics.mach=0.025"});
   const auto c = mean_coefficients(s, 30, 10);
   std::printf("Schäfer-Turek 2D-1, D = 40 cells: C_D = %.4f, C_L = %.5f\n", c[0], c[1]);

@@ -11,7 +11,7 @@ namespace aerolbm::testing {
 namespace {
 
 TEST(SchaeferTurek3D1Z, DragWithinThreePercent) {
-  SolverSetup s(source_dir() / "cases/ci/schaefer_turek_3d1z.yaml");
+  SolverSetup s(cases_dir() / "ci/schaefer_turek_3d1z.yaml");
   const auto c = mean_coefficients(s, 20, 2);
   std::printf("Schäfer-Turek 3D-1Z, D = 10 cells: C_D = %.4f (%.2f %%), C_L = %.5f\n", c[0],
               100 * (c[0] / 6.18533 - 1), c[1]);
@@ -20,7 +20,7 @@ TEST(SchaeferTurek3D1Z, DragWithinThreePercent) {
 
 // D = 20 cells, Mach 0.025: label `long` (a GPU run, minutes on a CPU).
 TEST(SchaeferTurek3D1ZLong, DragWithinOnePercent) {
-  SolverSetup s(source_dir() / "cases/ci/schaefer_turek_3d1z.yaml",
+  SolverSetup s(cases_dir() / "ci/schaefer_turek_3d1z.yaml",
                 {"geometry.diameter_cells=20", "physics.mach=0.025"});
   const auto c = mean_coefficients(s, 20, 2);
   std::printf("Schäfer-Turek 3D-1Z, D = 20 cells: C_D = %.4f (%.2f %%), C_L = %.5f\n", c[0],

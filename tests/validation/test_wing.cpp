@@ -28,7 +28,7 @@ double mean_lift(SolverSetup& s, double area_cells, int total, int average) {
 }
 
 TEST(FiniteWing, LiftRatioFollowsLiftingLineAndTipVorticesForm) {
-  SolverSetup wing(source_dir() / "cases/ci/wing_naca0012_ar4.yaml");
+  SolverSetup wing(cases_dir() / "ci/wing_naca0012_ar4.yaml");
   const auto ref = wing.body->reference();
   ASSERT_TRUE(ref.has_value());
   ASSERT_TRUE(ref->half_model);
