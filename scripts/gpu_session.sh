@@ -46,11 +46,13 @@ if want bench; then
 fi
 if want cases; then
   log "every shipped case beside the box of the same lattice, storage and size (aerolbm bench --case)"
+  mkdir -p /tmp/cases
   for c in cases/*.yaml cases/ci/*.yaml; do
     n=$(basename "$c" .yaml); [ "$(dirname "$c")" = cases/ci ] && n=ci_$n
     timeout 240 "$A" bench --case "$c" --variants pull,aa --precision fp32,fp16s --steps ${CASE_STEPS:-200} \
-      --json "/tmp/case_$n.json" 2>&1 | tee -a "$OUT/cases.log" | grep -vE "^(aerolbm bench|device copy|box:)"
+      --json "/tmp/cases/$n.json" 2>&1 | tee -a "$OUT/cases.log" | grep -vE "^(aerolbm bench|device copy|box:)"
   done
+  python3 scripts/case_table.py /tmp/cases/*.json > "$OUT/cases_table.md"
   log "the 3D wing as users run it (frames as in the case file)"
   t0=$(date +%s.%N)
   timeout 120 "$A" run cases/wing_naca0012_ar4.yaml --backend cuda -o /tmp/run_wing_user --overwrite \

@@ -68,6 +68,17 @@ class CudaBackend final : public Backend {
     q_.upload(d.q.data(), d.q.size());
     rows_.resize(std::max<std::size_t>(1, d.wall_cells.size()));
     rows_.upload(d.wall_cells.data(), d.wall_cells.size());
+    // Whether any non-solid cell is not plain interior (walls, open and slip faces, MPI ghost layers): without
+    // such cells (a periodic box) the pull kernel runs without its boundary path.
+    {
+      GridView host = g_;
+      host.flags = d.flags.data();
+      for (std::int64_t n = 0; n < d.cells() && !boundary_cells_; ++n) {
+        if ((d.flags[n] & cell::type_mask) == cell::solid) continue;
+        const int x = int(n % d.nx), y = int((n / d.nx) % d.ny), z = int(n / (d.nx * d.ny));
+        boundary_cells_ = !is_interior<L>(host, d.flags[n], x, y, z);
+      }
+    }
     // The tiled variant's boundary cells (faces, walls, open boundaries; never solids), updated from a list; the
     // pull and in-place kernels update every cell in one pass.
     if (variant_ == "tiled") {
@@ -510,7 +521,11 @@ class CudaBackend final : public Backend {
       }
     } else {
       const dim3 grid(cuda::blocks_for(g_.n[0], 128), unsigned(g_.n[1]), unsigned(g_.n[2]));
-      cuda::stream_collide_pull<L, T, R><<<grid, 128, 0, stream_>>>(g_, k_, src, dst, EdgeLayers{});
+      if (boundary_cells_) {
+        cuda::stream_collide_pull<L, T, R, true><<<grid, 128, 0, stream_>>>(g_, k_, src, dst, EdgeLayers{});
+      } else {
+        cuda::stream_collide_pull<L, T, R, false><<<grid, 128, 0, stream_>>>(g_, k_, src, dst, EdgeLayers{});
+      }
       AEROLBM_CUDA_LAUNCH_CHECK();
     }
   }
@@ -621,6 +636,7 @@ class CudaBackend final : public Backend {
   cuda::DeviceBuffer<std::int64_t> rows_;
   cuda::DeviceBuffer<std::int64_t> boundary_;  // tiled: cells updated by the boundary kernel
   std::int64_t nboundary_ = 0;
+  bool boundary_cells_ = false;  // any non-solid cell that is not plain interior
   cuda::DeviceBuffer<T> a_, b_;  // two lattices; in place: a_ only
   bool aa_ = false;               // in-place storage (kernels/storage/aa_lattice.hpp)
   cuda::DeviceBuffer<std::int32_t> aa_row_;

@@ -31,15 +31,25 @@ inline constexpr int kMinBlocksInPlace = L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4);
 
 // Variant "pull": one thread per cell, each population read straight from global memory (coalesced along x).
 // `skip`: cells on these layers are left out (an MPI block's edge layers, updated first by edge_layer_update);
-// EdgeLayers{} skips none.
-template <class L, class T, class R>
-__global__ void __launch_bounds__(128, kMinBlocks<L>) stream_collide_pull(GridView g, StepConstants<R> k, const T* __restrict__ src,
-                                                           T* __restrict__ dst, EdgeLayers skip) {
+// EdgeLayers{} skips none. `Boundaries` = false: a grid without boundary cells (a periodic box), where the
+// interior path alone needs far fewer registers (D2Q9: 32 against 48, so 16 blocks per multiprocessor instead of
+// 10; the D2Q9 box measured 11 % faster); the backend picks it only when every non-solid cell is interior.
+template <class L, class T, class R, bool Boundaries = true>
+__global__ void __launch_bounds__(128, Boundaries ? kMinBlocks<L> : 1) stream_collide_pull(
+    GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst, EdgeLayers skip) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int y = blockIdx.y, z = blockIdx.z;
   if (x >= g.n[0] || on_edge(skip, x, y, z)) return;
   TwoLatticeAccess<T, R> acc{src, dst, g.cells};
-  update_cell<L, R>(g, k, acc, x, y, z);
+  if constexpr (Boundaries) {
+    update_cell<L, R>(g, k, acc, x, y, z);
+  } else {
+    const std::int64_t n = g.index(x, y, z);
+    if (!is_interior<L>(g, g.flags[n], x, y, z)) return;  // solid cells
+    R f[L::Q];
+    pull_interior<L, R>(g, acc, x, y, z, f);
+    collide_and_store<L, R>(k, acc, n, f);
+  }
 }
 
 // The edge layer at `coord` along `axis` (MPI: the cells whose new populations the neighbours need first), with the

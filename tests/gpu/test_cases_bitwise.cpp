@@ -7,15 +7,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "tests/cases_dir.hpp"
 #include "tests/validation/harness.hpp"
 
 namespace aerolbm::testing {
 namespace {
-
-std::filesystem::path cases_root() {
-  if (const char* env = std::getenv("AEROLBM_CASES")) return env;
-  return source_dir() / "cases";
-}
 
 struct Result {
   std::vector<double> f;
@@ -61,7 +57,7 @@ void expect_same(const Result& a, const Result& b, const std::string& what) {
 class CaseBitwise : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(CaseBitwise, CpuAndEveryGpuVariantAgreeBitForBit) {
-  const auto file = cases_root() / GetParam();
+  const auto file = cases_dir() / GetParam();
   const Result cpu = run_case(file, {"lattice.kernel=pull", "lattice.precision=fp32"}, "cpu");
   for (const std::string var : {"pull", "aa", "tiled"}) {
     const Result gpu = run_case(file, {"lattice.kernel=" + var, "lattice.precision=fp32"}, "cuda");
