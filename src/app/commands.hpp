@@ -12,7 +12,7 @@ void add_compare_command(CLI::App& app, int& status);
 void add_sweep_command(CLI::App& app, int& status);
 void add_predict_command(CLI::App& app, int& status);
 
-// Exit statuses (DESIGN.md): 0 ok, 1 run-time failure, 2 bad input or usage.
+// Exit statuses: 0 ok, 1 run-time failure, 2 bad input or usage.
 inline constexpr int kOk = 0, kRunFailure = 1, kBadInput = 2;
 
 }  // namespace aerolbm::app
