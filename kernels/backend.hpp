@@ -50,15 +50,47 @@ struct BackendConfig {
   int threads = 0;              // CPU threads, 0 = OpenMP default
 };
 
-// Density and velocity of one moment of the run on their way to the host. The CUDA backend copies them on a
-// stream of its own into pinned buffers while the next steps run; wait() blocks until they have arrived. The
-// object owns its buffers until destroyed, then the backend reuses them (double buffering).
+// The finished output fields of one frame in free-stream units (kernels/physics/frame_fields.hpp), when the
+// backend computes them itself: u/U, Cp, ρ, ωL/U, Q; null where not requested. The mask is not among them (it
+// never changes: src/solver/frame_builder.hpp's frame_mask).
+struct FrameArrays {
+  const float* velocity = nullptr;   // 3 per cell, interleaved
+  const float* pressure = nullptr;   // 1 per cell
+  const float* density = nullptr;    // 1 per cell (lattice density)
+  const float* vorticity = nullptr;  // vorticity_components per cell, interleaved
+  int vorticity_components = 1;      // 1 in 2D (z), 3 in 3D
+  const float* q_criterion = nullptr;
+};
+
+// Which finished fields a backend computes for every frame (FieldsTransferOptions), and the run's scales.
+struct FrameFieldsSpec {
+  bool velocity = false, pressure = false, density = false, vorticity = false, q_criterion = false;
+  double u_ref = 1;  // reference speed in lattice units
+  double dx = 1;     // cell size in reference lengths (the derivatives' step)
+};
+
+// How start_fields_transfer() works from now on (Backend::configure_fields_transfer).
+struct FieldsTransferOptions {
+  // Transfers that may be held at once; a further start_fields_transfer() blocks until one is released. On the
+  // GPU each holds a pinned host buffer of its own (allocated when first needed).
+  int max_in_flight = 2;
+  // Compute the finished frame fields (FieldsTransfer::frame()) rather than moving density and velocity.
+  bool frame_fields = false;
+  FrameFieldsSpec spec;
+};
+
+// One moment of the run on its way to the host: density and velocity (lattice units), or the finished frame
+// fields when the backend computes them (FieldsTransferOptions::frame_fields). The CUDA backend computes and copies
+// them on a stream of its own into pinned buffers while the next steps run; wait() blocks until they have arrived.
+// The object owns its buffers until destroyed, then the backend reuses them.
 class FieldsTransfer {
  public:
   virtual ~FieldsTransfer() = default;
   virtual void wait() = 0;
-  virtual const float* rho() const = 0;  // 1 per cell
-  virtual const float* u() const = 0;    // 3 per cell, interleaved
+  virtual const float* rho() const = 0;  // 1 per cell; null when the transfer carries the finished frame instead
+  virtual const float* u() const = 0;    // 3 per cell, interleaved; null likewise
+  // The finished frame fields (valid after wait()); null unless the backend computes them.
+  virtual const FrameArrays* frame() const { return nullptr; }
 };
 
 // One momentum-exchange force sample (see Backend::queue_force_sample).
@@ -107,9 +139,13 @@ class Backend {
   virtual void macroscopic(std::vector<float>& rho, std::vector<float>& u) = 0;
   // Scans every cell for NaN/Inf and for speeds above `max_speed` (lattice units). A device reduction on the GPU.
   virtual StateCheck check_state(double max_speed) = 0;
-  // Starts moving the current density and velocity to the host without waiting for them (see FieldsTransfer).
-  // Blocks only when every transfer buffer is still held by an earlier, unreleased transfer.
+  // Starts moving the current density and velocity (or the finished frame fields) to the host without waiting for
+  // them (see FieldsTransfer). Blocks only when max_in_flight transfers are still held.
   virtual std::unique_ptr<FieldsTransfer> start_fields_transfer() = 0;
+  // Sets how later transfers work (call it before the first one, or while none is held). Returns whether the
+  // backend computes the finished frame fields itself (the CUDA backend does when asked; the CPU backend leaves
+  // them to the host's frame builder, which runs the same per-cell code, and returns false).
+  virtual bool configure_fields_transfer(const FieldsTransferOptions& /*options*/) { return false; }
   // Full state as shifted populations in double, SoA (Q × cells): checkpoints and backend comparisons.
   virtual void read_populations(std::vector<double>& f) = 0;
   virtual void write_populations(const std::vector<double>& f) = 0;

@@ -1,5 +1,7 @@
 #pragma once
-// Lattice-unit macroscopic fields → an output Frame in free-stream units (u/U, Cp, ωL/U).
+// Lattice-unit macroscopic fields → an output Frame in free-stream units (u/U, Cp, ωL/U), with the per-cell
+// formulas of kernels/physics/frame_fields.hpp (which the CUDA backend's frame kernel runs as well).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,7 +13,12 @@ namespace aerolbm {
 struct FrameRequest {
   bool velocity = true, pressure = true, density = false, vorticity = true, mask = true, q_criterion = false;
   static FrameRequest from_names(const std::vector<std::string>& fields);
+  // The fields a backend computes itself (FieldsTransferOptions): all but the mask, which never changes.
+  FrameFieldsSpec device_spec(double u_ref, double dx) const;
 };
+
+// The mask of the whole grid (1 = solid), the same in every frame.
+std::vector<std::uint8_t> frame_mask(const DomainData& d);
 
 // rho: 1 per cell; u: 3 per cell (lattice units). u_ref: reference speed in lattice units; dx: cell size in
 // reference lengths.
