@@ -129,14 +129,6 @@ class CudaBackend final : public Backend {
   }
 
   ~CudaBackend() override {
-    if (copy_stream_) cudaStreamSynchronize(copy_stream_);
-    for (auto& sl : pool_.slot) {
-      if (sl.rho_h) cudaFreeHost(sl.rho_h);
-      if (sl.u_h) cudaFreeHost(sl.u_h);
-      if (sl.computed) cudaEventDestroy(sl.computed);
-      if (sl.copied) cudaEventDestroy(sl.copied);
-    }
-    if (copy_stream_) cudaStreamDestroy(copy_stream_);
     for (auto& h : halos_)
       if (h.host) cudaFreeHost(h.host);
     if (halo_stream_) cudaStreamDestroy(halo_stream_);
@@ -281,44 +273,17 @@ class CudaBackend final : public Backend {
     return c;
   }
 
+  // Output frames: see kernels/cuda/field_transfer.cuh.
   std::unique_ptr<FieldsTransfer> start_fields_transfer() override {
-    if (!copy_stream_) {
-      // First frame: the copy stream and two slots of pinned host memory (16 bytes per cell each).
-      AEROLBM_CUDA_CHECK(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking));
-      for (auto& sl : pool_.slot) {
-        sl.rho_d.resize(g_.cells);
-        sl.u_d.resize(3 * g_.cells);
-        AEROLBM_CUDA_CHECK(cudaMallocHost(&sl.rho_h, g_.cells * sizeof(float)));
-        AEROLBM_CUDA_CHECK(cudaMallocHost(&sl.u_h, 3 * g_.cells * sizeof(float)));
-        AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&sl.computed, cudaEventDisableTiming));
-        AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&sl.copied, cudaEventDisableTiming));
-      }
-    }
-    int s;
-    {
-      std::unique_lock<std::mutex> lock(pool_.m);
-      pool_.cv.wait(lock, [this] { return !pool_.slot[pool_.next].busy; });
-      s = pool_.next;
-      pool_.slot[s].busy = true;
-      pool_.next ^= 1;
-    }
-    auto transfer = std::make_unique<cuda::DeviceFields>(&pool_, s);  // releases the slot if anything below throws
-    cuda::TransferSlot& sl = pool_.slot[s];
-    // In stream order the kernel reads the current state before the next step overwrites it.
-    with_state([&](auto acc) {
-      cuda::macroscopic_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, acc, sl.rho_d.data(),
-                                                                                     sl.u_d.data());
+    return pool_.start(stream_, flags_.data(), g_.n, [&](float* rho, float* u) {
+      with_state([&](auto acc) {
+        cuda::macroscopic_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, acc, rho, u);
+      });
+      AEROLBM_CUDA_LAUNCH_CHECK();
     });
-    AEROLBM_CUDA_LAUNCH_CHECK();
-    AEROLBM_CUDA_CHECK(cudaEventRecord(sl.computed, stream_));
-    AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(copy_stream_, sl.computed, 0));
-    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(sl.rho_h, sl.rho_d.data(), g_.cells * sizeof(float), cudaMemcpyDeviceToHost,
-                                       copy_stream_));
-    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(sl.u_h, sl.u_d.data(), 3 * g_.cells * sizeof(float), cudaMemcpyDeviceToHost,
-                                       copy_stream_));
-    AEROLBM_CUDA_CHECK(cudaEventRecord(sl.copied, copy_stream_));
-    return transfer;
   }
+
+  bool configure_fields_transfer(const FieldsTransferOptions& o) override { return pool_.configure(o, g_.n); }
 
   void read_populations(std::vector<double>& f) override {
     cuda::DeviceBuffer<double> tmp(a_.size());
@@ -651,7 +616,6 @@ class CudaBackend final : public Backend {
   std::size_t cell_slots_used_ = 0;
   std::vector<ForceSample> drained_;                         // samples already on the host, not yet taken
   cuda::DeviceBuffer<float> rho_d_, u_d_;
-  cudaStream_t copy_stream_ = nullptr;
   cuda::SlotPool pool_;
   cuda::DeviceBuffer<unsigned long long> watch_;
 };
