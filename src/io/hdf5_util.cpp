@@ -16,6 +16,20 @@ const bool g_no_atexit = [] {
 
 }  // namespace
 
+std::recursive_mutex& library_mutex() {
+  static std::recursive_mutex m;
+  return m;
+}
+
+Handle half_type(const File& f) {
+  Handle t = f.open(H5Tcopy(H5T_IEEE_F32LE), H5Tclose, "define the 16-bit float type");
+  // Fields first (they fit in the 32 bits), then the size, which shrinks the precision to 16 bits.
+  f.check(H5Tset_fields(t.get(), 15, 10, 5, 0, 10), "define the 16-bit float type");
+  f.check(H5Tset_size(t.get(), 2), "define the 16-bit float type");
+  f.check(H5Tset_ebias(t.get(), 15), "define the 16-bit float type");
+  return t;
+}
+
 QuietErrors::QuietErrors() {
   H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);

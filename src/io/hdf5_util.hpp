@@ -5,11 +5,17 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace aerolbm::h5 {
+
+// HDF5 is called from several threads (the output pipeline's writers, the checkpoint writer): every use holds this
+// lock, for libraries built without thread safety (a thread-safe build also serialises calls inside). Recursive, so
+// a function that holds it may call others that take it.
+std::recursive_mutex& library_mutex();
 
 // Switches HDF5's default error printer off while alive (restores the previous one).
 class QuietErrors {
@@ -50,6 +56,13 @@ class Handle {
   hid_t id_ = H5I_INVALID_HID;
   Closer close_ = nullptr;
 };
+
+class File;
+
+// IEEE 754 binary16 as an HDF5 datatype (HDF5 1.10 predefines none): a copy of IEEE F32LE with 1 sign, 5 exponent
+// (bias 15) and 10 mantissa bits in 2 bytes. h5py reads it as numpy float16; a reader that asks for float
+// (H5T_NATIVE_FLOAT: ParaView's XDMF reader, aerolbm compare) gets it converted by the library.
+Handle half_type(const File& f);
 
 // Error context for one file: check() throws "HDF5 error in '<file>': <operation>: <cause>".
 class File {
