@@ -64,7 +64,7 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   fsync_folder_of(path);
 }
 
-void publish_file(const std::filesystem::path& tmp, const std::filesystem::path& path) {
+void sync_file(const std::filesystem::path& tmp, const std::filesystem::path& path) {
   // Data on disk before the name: otherwise a power cut after the rename can leave an empty file.
   const int fd = ::open(tmp.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0 || ::fsync(fd) != 0) {
@@ -74,12 +74,20 @@ void publish_file(const std::filesystem::path& tmp, const std::filesystem::path&
     fail(path, "fsync", err);
   }
   ::close(fd);
+}
+
+void rename_into_place(const std::filesystem::path& tmp, const std::filesystem::path& path) {
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     ::unlink(tmp.c_str());
     fail(path, "rename", err);
   }
   fsync_folder_of(path);
+}
+
+void publish_file(const std::filesystem::path& tmp, const std::filesystem::path& path) {
+  sync_file(tmp, path);
+  rename_into_place(tmp, path);
 }
 
 }  // namespace aerolbm

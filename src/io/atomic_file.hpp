@@ -16,4 +16,10 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 // and the failed operation.
 void publish_file(const std::filesystem::path& tmp, const std::filesystem::path& path);
 
+// publish_file in two steps, for writers that sync several files at once before moving them in order:
+// sync_file flushes `tmp` to disk (fsync; on failure removes it and throws, naming `path`); rename_into_place
+// renames the synced file over `path` and fsyncs the folder (on failure removes `tmp` and throws).
+void sync_file(const std::filesystem::path& tmp, const std::filesystem::path& path);
+void rename_into_place(const std::filesystem::path& tmp, const std::filesystem::path& path);
+
 }  // namespace aerolbm

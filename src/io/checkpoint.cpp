@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <mutex>
 #include <stdexcept>
 
 #include "src/io/atomic_file.hpp"
@@ -33,38 +34,55 @@ std::uint64_t fingerprint(const void* data, std::size_t bytes) {
   return h;
 }
 
-void write_checkpoint(const fs::path& path, const Checkpoint& c) {
+namespace {
+
+// The checkpoint's contents into `tmp`, closed (flushed).
+void write_file(const fs::path& tmp, const h5::File& f, const Checkpoint& c) {
+  std::lock_guard<std::recursive_mutex> lock(h5::library_mutex());
+  h5::QuietErrors quiet;
+  Handle file = f.open(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create file");
+  const hid_t root = file.get();
+  f.attr_int(root, "checkpoint_format", kFormatVersion);
+  f.attr_string(root, "stencil", c.stencil);
+  f.attr_string(root, "precision", c.precision);
+  f.attr_string(root, "collision", c.collision);
+  f.attr_int(root, "nx", c.nx);
+  f.attr_int(root, "ny", c.ny);
+  f.attr_int(root, "nz", c.nz);
+  f.attr_int(root, "q", c.q);
+  f.attr_string(root, "geometry_hash", std::to_string(c.geometry_hash));
+  f.attr_doubles(root, "tau", &c.tau, 1);
+  f.attr_doubles(root, "u_lattice", &c.u_lattice, 1);
+  f.attr_int(root, "step", c.step);
+  f.attr_doubles(root, "time", &c.time, 1);
+  f.attr_string(root, "case_yaml", c.case_yaml);
+  const bool as_float = exact_in_float(c.populations);
+  f.write_array(root, "populations", as_float ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                c.populations.data(), c.populations.size());
+  f.write_array(root, "force_steps", H5T_STD_I64LE, H5T_NATIVE_INT64, c.force_steps.data(), c.force_steps.size());
+  f.write_array(root, "force_times", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.force_times.data(), c.force_times.size());
+  f.write_array(root, "cd", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cd.data(), c.cd.size());
+  f.write_array(root, "cl", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cl.data(), c.cl.size());
+  f.write_array(root, "cs", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cs.data(), c.cs.size());
+  f.write_array(root, "frame_times", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.frame_times.data(), c.frame_times.size());
+  if (!file.close()) f.fail("close (flush) file");
+}
+
+}  // namespace
+
+void write_checkpoint(const fs::path& path, const Checkpoint& c) { write_checkpoint(path, c, {}); }
+
+std::uint64_t write_checkpoint(const fs::path& path, const Checkpoint& c, const std::function<void()>& before_publish) {
   const fs::path tmp = path.string() + ".tmp";
   const h5::File f(path);
-  h5::QuietErrors quiet;
   try {
-    Handle file = f.open(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create file");
-    const hid_t root = file.get();
-    f.attr_int(root, "checkpoint_format", kFormatVersion);
-    f.attr_string(root, "stencil", c.stencil);
-    f.attr_string(root, "precision", c.precision);
-    f.attr_string(root, "collision", c.collision);
-    f.attr_int(root, "nx", c.nx);
-    f.attr_int(root, "ny", c.ny);
-    f.attr_int(root, "nz", c.nz);
-    f.attr_int(root, "q", c.q);
-    f.attr_string(root, "geometry_hash", std::to_string(c.geometry_hash));
-    f.attr_doubles(root, "tau", &c.tau, 1);
-    f.attr_doubles(root, "u_lattice", &c.u_lattice, 1);
-    f.attr_int(root, "step", c.step);
-    f.attr_doubles(root, "time", &c.time, 1);
-    f.attr_string(root, "case_yaml", c.case_yaml);
-    const bool as_float = exact_in_float(c.populations);
-    f.write_array(root, "populations", as_float ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                  c.populations.data(), c.populations.size());
-    f.write_array(root, "force_steps", H5T_STD_I64LE, H5T_NATIVE_INT64, c.force_steps.data(), c.force_steps.size());
-    f.write_array(root, "force_times", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.force_times.data(), c.force_times.size());
-    f.write_array(root, "cd", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cd.data(), c.cd.size());
-    f.write_array(root, "cl", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cl.data(), c.cl.size());
-    f.write_array(root, "cs", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cs.data(), c.cs.size());
-    f.write_array(root, "frame_times", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.frame_times.data(), c.frame_times.size());
-    if (!file.close()) f.fail("close (flush) file");
-    publish_file(tmp, path);
+    write_file(tmp, f, c);
+    sync_file(tmp, path);
+    std::error_code ec;
+    const std::uint64_t bytes = fs::file_size(tmp, ec);
+    if (before_publish) before_publish();
+    rename_into_place(tmp, path);
+    return ec ? 0 : bytes;
   } catch (...) {
     ::unlink(tmp.c_str());
     throw;
@@ -73,6 +91,7 @@ void write_checkpoint(const fs::path& path, const Checkpoint& c) {
 
 Checkpoint read_checkpoint(const fs::path& path) {
   const h5::File f(path);
+  std::lock_guard<std::recursive_mutex> lock(h5::library_mutex());
   std::error_code ec;
   if (!fs::exists(path, ec)) throw std::runtime_error("'" + path.string() + "' does not exist");
   h5::QuietErrors quiet;

@@ -6,6 +6,7 @@
 // folder holds one complete checkpoint (the old one until the new one is whole).
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,13 @@ struct Checkpoint {
 // Populations are stored as float when every value converts exactly (fp32 and fp16s storage), else as double.
 // Throws std::runtime_error naming the file on any failure; the previous checkpoint is then left as it was.
 void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c);
+
+// The same for the output pipeline's checkpoint thread: once the file is complete and synced under its temporary
+// name, `before_publish` runs (it waits for the frames the checkpoint counts to be in place, or throws to abandon
+// the checkpoint: the temporary file is removed and the previous checkpoint stays); then the file is renamed into
+// place. Returns its size in bytes.
+std::uint64_t write_checkpoint(const std::filesystem::path& path, const Checkpoint& c,
+                               const std::function<void()>& before_publish);
 
 // Throws std::runtime_error naming the file when it is missing, unreadable or not a checkpoint.
 Checkpoint read_checkpoint(const std::filesystem::path& path);

@@ -1,12 +1,27 @@
 #include "src/io/field_writer.hpp"
 
+#include <unistd.h>
+
 #include <stdexcept>
 #include <system_error>
 #include <vector>
 
+#include "src/io/atomic_file.hpp"
+
 namespace aerolbm {
 
 FieldWriter::~FieldWriter() = default;
+
+EncodedFrame::~EncodedFrame() {
+  if (!committed && !tmp.empty()) ::unlink(tmp.c_str());
+}
+
+void FieldWriter::write(const Frame& frame) {
+  FrameData data{frame.step, frame.time, fields_of(frame)};  // checked before any file is touched
+  const auto encoded = encode(data, frames());
+  sync_file(encoded->tmp, encoded->path);
+  commit(*encoded);
+}
 
 void create_output_folder(const std::filesystem::path& dir) {
   std::error_code ec;

@@ -1,15 +1,51 @@
 #pragma once
-// Field output of a run: one object per format, fed the same host Frames in order. Each writer numbers frames
-// itself (0, 1, 2, ...), independent of the step, so names stay dense when the output interval changes.
-// Nothing here knows about the solver or CUDA; the async output thread owns the writers.
+// Field output of a run: one object per format, fed the same frames in order. Each writer numbers frames itself
+// (0, 1, 2, ...), independent of the step, so names stay dense when the output interval changes.
+// Nothing here knows about the solver or CUDA. A frame is written in three steps, so that the output pipeline
+// (src/solver/async_frame_writer.cpp) can encode several frames at once and keep the disk busy, while files with
+// final names stay complete at every moment (kill -9, power cut):
+//   encode   the frame's file under a temporary name (<final name>.tmp): the CPU work and the write() calls;
+//            callable for several frames at once (up to max_concurrent_encodes()) from different threads
+//   sync     fsync of that temporary file (sync_file, src/io/atomic_file.hpp), in any order
+//   commit   rename into place and rewrite the index (fields.h5/.xdmf, .pvd) atomically, in frame order
+#include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "src/io/frame.hpp"
+#include "src/io/frame_fields.hpp"
+#include "src/io/xdmf_writer.hpp"
 
 namespace aerolbm {
+
+// Precision of the float fields in field files (output.precision). VTK XML has no 16-bit float type: VTK files
+// keep Float32 under fp16; HDF5 stores IEEE binary16 (src/io/hdf5_util.hpp's half_type).
+enum class FieldPrecision { FP32, FP16 };
+
+// A frame as the writers take it: its fields (present_fields' list; the arrays are borrowed), step and time.
+struct FrameData {
+  std::int64_t step = 0;
+  double time = 0;
+  std::vector<FieldView> fields;
+};
+
+// A frame file written under its temporary name, not yet in place. Removes the temporary file when dropped
+// uncommitted (a failure elsewhere in the pipeline).
+struct EncodedFrame {
+  std::int64_t number = 0;
+  double time = 0;
+  std::filesystem::path tmp, path;  // written to tmp; commit renames it to path
+  std::uint64_t bytes = 0;          // size of the file
+  std::vector<XdmfField> fields;    // what the file holds (the HDF5 index lists it)
+  bool committed = false;
+  EncodedFrame() = default;
+  EncodedFrame(const EncodedFrame&) = delete;
+  EncodedFrame& operator=(const EncodedFrame&) = delete;
+  ~EncodedFrame();
+};
 
 class FieldWriter {
  public:
@@ -17,7 +53,26 @@ class FieldWriter {
   // Writes one frame completely (data flushed, index file updated) or throws: std::invalid_argument when the
   // frame does not match the grid (nothing written), std::runtime_error with the file name on I/O failure.
   // After a failure the frame number is not consumed, so a later write continues the series without a gap.
-  virtual void write(const Frame& frame) = 0;
+  void write(const Frame& frame);
+  // The pipeline's steps (see above) for frame `number` (frames() for the next one; frames() + k for the k-th
+  // after it). encode throws std::invalid_argument when the fields do not match the grid; I/O errors are
+  // std::runtime_error naming the file. A failed commit removes the file and consumes no number.
+  virtual std::unique_ptr<EncodedFrame> encode(const FrameData& frame, std::int64_t number) = 0;
+  virtual void commit(EncodedFrame& frame) = 0;
+  // How many encode() calls may run at once.
+  virtual int max_concurrent_encodes() const { return 1; }
+  // Frames in place (and listed in the index): the number the next frame gets.
+  virtual std::int64_t frames() const = 0;
+  // Bytes of the frame files and of the index files written by commits so far.
+  std::uint64_t bytes_written() const { return bytes_.load(); }
+
+ protected:
+  // The fields of a Frame checked against this writer's grid.
+  virtual std::vector<FieldView> fields_of(const Frame& frame) const = 0;
+  void count_bytes(std::uint64_t n) { bytes_ += n; }
+
+ private:
+  std::atomic<std::uint64_t> bytes_{0};
 };
 
 // Both writers can continue a run: `resume_times` are the times of the frames already in the folder (from the
@@ -27,9 +82,11 @@ class FieldWriter {
 
 // RUN/fields/frame_000000.h5, ... (one complete file per frame, datasets (nz, ny, nx[, 3])), the index
 // RUN/fields.h5 (an external link per frame: frame_000000, ...) and RUN/fields.xdmf. See hdf5_writer.cpp.
+// `precision`: the float datasets' type (FP16: IEEE binary16, see FieldPrecision).
 std::unique_ptr<FieldWriter> make_hdf5_writer(const std::filesystem::path& run_dir, const GridInfo& grid,
                                               const Attributes& attributes,
-                                              const std::vector<double>& resume_times = {});
+                                              const std::vector<double>& resume_times = {},
+                                              FieldPrecision precision = FieldPrecision::FP32);
 
 // A frame written by every MPI rank together, each passing the frame of its own block of the grid.
 class BlockFieldWriter {
@@ -49,9 +106,11 @@ bool hdf5_collective_available();
 // (collective). Throws std::logic_error where hdf5_collective_available() is false. See hdf5_collective.cpp.
 std::unique_ptr<BlockFieldWriter> make_collective_hdf5_writer(const std::filesystem::path& run_dir,
                                                               const GridInfo& grid, const Attributes& attributes,
-                                                              const std::vector<double>& resume_times, bool root);
+                                                              const std::vector<double>& resume_times, bool root,
+                                                              FieldPrecision precision = FieldPrecision::FP32);
 
-// RUN/vtk/fields_000000.vti, ... (vtkImageData, point data) and RUN/fields.pvd.
+// RUN/vtk/fields_000000.vti, ... (vtkImageData, point data; Float32 whatever output.precision says) and
+// RUN/fields.pvd.
 std::unique_ptr<FieldWriter> make_vtk_writer(const std::filesystem::path& run_dir, const GridInfo& grid,
                                              const Attributes& attributes,
                                              const std::vector<double>& resume_times = {});

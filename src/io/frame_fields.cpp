@@ -18,33 +18,48 @@ void check_grid(const GridInfo& g) {
 
 namespace {
 
-template <class T>
 void add(std::vector<FieldView>& out, const char* name, const char* units, int components, FieldType type,
-         const std::vector<T>& data, std::int64_t cells) {
-  if (data.empty()) return;
+         const void* data, std::size_t values, std::int64_t cells) {
+  if (!data || values == 0) return;
   const auto expected = static_cast<std::size_t>(cells) * static_cast<std::size_t>(components);
-  if (data.size() != expected)
-    throw std::invalid_argument(std::string("output field '") + name + "' has " + std::to_string(data.size()) +
+  if (values != expected)
+    throw std::invalid_argument(std::string("output field '") + name + "' has " + std::to_string(values) +
                                 " values, expected " + std::to_string(expected) + " (" + std::to_string(cells) +
                                 " points x " + std::to_string(components) + " components)");
-  out.push_back(FieldView{name, units, components, type, data.data(), data.size()});
+  out.push_back(FieldView{name, units, components, type, data, values});
+}
+
+// The one list of fields: names, units, components, types, in a fixed order. n_*: the values each array holds.
+std::vector<FieldView> field_list(const FieldPointers& p, std::size_t n_velocity, std::size_t n_pressure,
+                                  std::size_t n_density, std::size_t n_vorticity, std::size_t n_q,
+                                  std::size_t n_mask, const GridInfo& g, double time) {
+  if (!std::isfinite(time)) throw std::invalid_argument("output frame time is not finite");
+  if (p.vorticity_components != 1 && p.vorticity_components != 3)
+    throw std::invalid_argument("vorticity_components must be 1 or 3, got " + std::to_string(p.vorticity_components));
+  const std::int64_t cells = g.cells();
+  std::vector<FieldView> out;
+  add(out, "velocity", "U_inf", 3, FieldType::Float32, p.velocity, n_velocity, cells);
+  add(out, "pressure", "Cp = (p - p_inf)/(0.5 rho U^2)", 1, FieldType::Float32, p.pressure, n_pressure, cells);
+  add(out, "density", "rho/rho_inf", 1, FieldType::Float32, p.density, n_density, cells);
+  add(out, "vorticity", "omega L/U_inf", p.vorticity_components, FieldType::Float32, p.vorticity, n_vorticity,
+      cells);
+  add(out, "q_criterion", "Q (L/U)^2 = (|Omega|^2 - |S|^2)/2", 1, FieldType::Float32, p.q_criterion, n_q, cells);
+  add(out, "mask", "1 = solid", 1, FieldType::UInt8, p.mask, n_mask, cells);
+  return out;
 }
 
 }  // namespace
 
 std::vector<FieldView> present_fields(const Frame& f, const GridInfo& g) {
-  if (!std::isfinite(f.time)) throw std::invalid_argument("output frame time is not finite");
-  if (f.vorticity_components != 1 && f.vorticity_components != 3)
-    throw std::invalid_argument("vorticity_components must be 1 or 3, got " + std::to_string(f.vorticity_components));
-  const std::int64_t cells = g.cells();
-  std::vector<FieldView> out;
-  add(out, "velocity", "U_inf", 3, FieldType::Float32, f.velocity, cells);
-  add(out, "pressure", "Cp = (p - p_inf)/(0.5 rho U^2)", 1, FieldType::Float32, f.pressure, cells);
-  add(out, "density", "rho/rho_inf", 1, FieldType::Float32, f.density, cells);
-  add(out, "vorticity", "omega L/U_inf", f.vorticity_components, FieldType::Float32, f.vorticity, cells);
-  add(out, "q_criterion", "Q (L/U)^2 = (|Omega|^2 - |S|^2)/2", 1, FieldType::Float32, f.q_criterion, cells);
-  add(out, "mask", "1 = solid", 1, FieldType::UInt8, f.mask, cells);
-  return out;
+  const FieldPointers p{f.velocity.data(), f.pressure.data(),      f.density.data(), f.vorticity.data(),
+                        f.vorticity_components, f.q_criterion.data(), f.mask.data()};
+  return field_list(p, f.velocity.size(), f.pressure.size(), f.density.size(), f.vorticity.size(),
+                    f.q_criterion.size(), f.mask.size(), g, f.time);
+}
+
+std::vector<FieldView> present_fields(const FieldPointers& p, const GridInfo& g, double time) {
+  const auto n = static_cast<std::size_t>(g.cells());
+  return field_list(p, 3 * n, n, n, std::size_t(p.vorticity_components) * n, n, n, g, time);
 }
 
 std::string frame_number(std::int64_t counter) {

@@ -10,7 +10,9 @@
 
 namespace aerolbm {
 
-enum class FieldType { Float32, UInt8 };
+// Float16: IEEE binary16 bits (uint16 values), the HDF5 writer's form of a Float32 field under output.precision:
+// fp16 (frames hold Float32 and UInt8 only).
+enum class FieldType { Float32, UInt8, Float16 };
 
 struct FieldView {
   std::string name;     // "velocity", "pressure", "density", "vorticity", "mask"
@@ -27,6 +29,21 @@ void check_grid(const GridInfo& grid);
 // The fields present in `frame`, in a fixed order. Throws std::invalid_argument (naming the field, the expected
 // and the actual size) when an array does not match the grid, or when the time is not finite.
 std::vector<FieldView> present_fields(const Frame& frame, const GridInfo& grid);
+
+// Borrowed arrays of one frame (null: not present), each grid.cells() × components values, x fastest: frames
+// computed on the GPU arrive like this, without a copy into a Frame.
+struct FieldPointers {
+  const float* velocity = nullptr;   // 3 per cell
+  const float* pressure = nullptr;
+  const float* density = nullptr;
+  const float* vorticity = nullptr;  // vorticity_components per cell
+  int vorticity_components = 1;
+  const float* q_criterion = nullptr;
+  const std::uint8_t* mask = nullptr;
+};
+
+// The same list as present_fields(Frame) gives, for borrowed arrays; `time` must be finite.
+std::vector<FieldView> present_fields(const FieldPointers& p, const GridInfo& grid, double time);
 
 // Zero-padded frame counter, at least 6 digits: 123 -> "000123". Throws std::invalid_argument if negative.
 std::string frame_number(std::int64_t counter);

@@ -12,11 +12,14 @@
 #include <hdf5.h>
 #include <unistd.h>
 
+#include <cstdint>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 
 #include "src/io/atomic_file.hpp"
 #include "src/io/frame_fields.hpp"
+#include "src/io/half_float.hpp"
 #include "src/io/hdf5_frames.hpp"
 #include "src/io/hdf5_util.hpp"
 
@@ -36,8 +39,9 @@ using h5::Handle;
 class CollectiveHdf5Writer final : public BlockFieldWriter {
  public:
   CollectiveHdf5Writer(const fs::path& run_dir, const GridInfo& grid, const Attributes& attributes,
-                       const std::vector<double>& resume_times, bool root)
-      : run_dir_(run_dir), grid_(grid), attributes_(attributes), counter_(std::int64_t(resume_times.size())) {
+                       const std::vector<double>& resume_times, bool root, FieldPrecision precision)
+      : run_dir_(run_dir), grid_(grid), attributes_(attributes), counter_(std::int64_t(resume_times.size())),
+        precision_(precision) {
     check_grid(grid);
     // Rank 0 prepares the folder (continuing or starting the series) before any rank creates a file in it; an
     // error there ends every rank (the run's error handling), so the barrier is not left waiting.
@@ -50,7 +54,18 @@ class CollectiveHdf5Writer final : public BlockFieldWriter {
     block_grid.nx = box.n[0];
     block_grid.ny = box.n[1];
     block_grid.nz = box.n[2];
-    const std::vector<FieldView> fields = present_fields(block, block_grid);  // before touching any file
+    std::vector<FieldView> fields = present_fields(block, block_grid);  // before touching any file
+    std::vector<std::vector<std::uint16_t>> halves;  // output.precision: fp16
+    halves.reserve(fields.size());
+    for (FieldView& v : fields) {
+      if (precision_ != FieldPrecision::FP16 || v.type != FieldType::Float32) continue;
+      halves.emplace_back(v.values);
+      floats_to_halves(static_cast<const float*>(v.data), halves.back().data(), v.values);
+      v.data = halves.back().data();
+      v.type = FieldType::Float16;
+    }
+    // Rank 0's checkpoint writer may use the library on another thread meanwhile.
+    std::lock_guard<std::recursive_mutex> lock(h5::library_mutex());
     h5::QuietErrors quiet;
     const fs::path path = run_dir_ / ("fields/frame_" + frame_number(counter_) + ".h5");
     const fs::path tmp = path.string() + ".tmp";
@@ -72,7 +87,7 @@ class CollectiveHdf5Writer final : public BlockFieldWriter {
       if (series_) ::unlink(tmp.c_str());
       throw;
     }
-    if (series_) series_->add(block.time, fields);
+    if (series_) series_->add(block.time, xdmf_fields(fields));
     ++counter_;
   }
 
@@ -81,6 +96,7 @@ class CollectiveHdf5Writer final : public BlockFieldWriter {
   GridInfo grid_;
   Attributes attributes_;
   std::int64_t counter_;
+  FieldPrecision precision_;
   std::optional<Hdf5Series> series_;  // rank 0: the index
 };
 
@@ -88,9 +104,11 @@ class CollectiveHdf5Writer final : public BlockFieldWriter {
 
 std::unique_ptr<BlockFieldWriter> make_collective_hdf5_writer(const std::filesystem::path& run_dir,
                                                               const GridInfo& grid, const Attributes& attributes,
-                                                              const std::vector<double>& resume_times, bool root) {
+                                                              const std::vector<double>& resume_times, bool root,
+                                                              FieldPrecision precision) {
+  std::lock_guard<std::recursive_mutex> lock(h5::library_mutex());
   h5::QuietErrors quiet;
-  return std::make_unique<CollectiveHdf5Writer>(run_dir, grid, attributes, resume_times, root);
+  return std::make_unique<CollectiveHdf5Writer>(run_dir, grid, attributes, resume_times, root, precision);
 }
 
 #else  // a serial HDF5 (or no MPI): MPI runs gather the frame to rank 0, which writes it with make_hdf5_writer
@@ -98,7 +116,8 @@ std::unique_ptr<BlockFieldWriter> make_collective_hdf5_writer(const std::filesys
 bool hdf5_collective_available() { return false; }
 
 std::unique_ptr<BlockFieldWriter> make_collective_hdf5_writer(const std::filesystem::path&, const GridInfo&,
-                                                              const Attributes&, const std::vector<double>&, bool) {
+                                                              const Attributes&, const std::vector<double>&, bool,
+                                                              FieldPrecision) {
   throw std::logic_error("this aerolbm is built without a parallel HDF5: no collective frame output");
 }
 

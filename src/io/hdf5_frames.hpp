@@ -23,6 +23,9 @@ void write_frame_contents(const h5::File& f, hid_t file, const GridInfo& grid, c
                           std::int64_t step, double time, const std::vector<FieldView>& fields, const GridBox& box,
                           hid_t dxpl);
 
+// The index's description of a frame's fields.
+std::vector<XdmfField> xdmf_fields(const std::vector<FieldView>& fields);
+
 // The frame files of a run and their index (RUN/fields.h5, RUN/fields.xdmf). Constructing it continues a series
 // (`resume_times`: the frames the checkpoint counts), removes frame files past it and unfinished temp files, and
 // writes the index.
@@ -30,17 +33,18 @@ class Hdf5Series {
  public:
   Hdf5Series(const std::filesystem::path& run_dir, const GridInfo& grid, const Attributes& attributes,
              const std::vector<double>& resume_times);
-  // Run-relative name of the next frame file: "fields/frame_000123.h5".
-  std::string next_file() const { return frame_file(std::int64_t(frames_.size())); }
-  std::filesystem::path next_path() const { return run_dir_ / next_file(); }
+  // Frames listed, and the path of frame file `number`: RUN/fields/frame_000123.h5.
+  std::int64_t frames() const { return std::int64_t(frames_.size()); }
+  std::filesystem::path frame_path(std::int64_t number) const { return run_dir_ / frame_file(number); }
+  std::filesystem::path next_path() const { return frame_path(frames()); }
   // The next frame file is complete and in place: list it in the index (rewritten atomically). On failure the
-  // frame is not listed, and the next frame takes its number.
-  void add(double time, const std::vector<FieldView>& fields);
+  // frame is not listed, and the next frame takes its number. Returns the bytes of the index files written.
+  std::uint64_t add(double time, const std::vector<XdmfField>& fields);
   const GridInfo& grid() const { return grid_; }
   const Attributes& attributes() const { return attributes_; }
 
  private:
-  void write_index() const;
+  std::uint64_t write_index() const;
   XdmfFrame read_back(std::int64_t number) const;
   static std::string frame_file(std::int64_t number) { return "fields/frame_" + frame_number(number) + ".h5"; }
 

@@ -17,8 +17,10 @@ std::string pvd_document(const std::vector<PvdEntry>& entries) {
   return x;
 }
 
-void write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& entries) {
-  write_file_atomically(path, pvd_document(entries));
+std::size_t write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& entries) {
+  const std::string doc = pvd_document(entries);
+  write_file_atomically(path, doc);
+  return doc.size();
 }
 
 }  // namespace aerolbm

@@ -14,6 +14,7 @@ struct PvdEntry {
 
 std::string pvd_document(const std::vector<PvdEntry>& entries);
 
-void write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& entries);
+// Replaces the file atomically; returns its size in bytes.
+std::size_t write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& entries);
 
 }  // namespace aerolbm

@@ -38,7 +38,7 @@ class SurfaceWriter final : public FieldWriter {
         if (i < 0 || std::size_t(i) >= P) throw std::invalid_argument("surface output: triangle index out of range");
     create_output_folder(run_dir_ / "surface");
     for (double t : resume_times) {
-      const std::string file = "surface/surface_" + frame_number(counter_) + ".vtp";
+      const std::string file = file_name(counter_);
       if (!std::filesystem::exists(run_dir_ / file))
         throw std::runtime_error("cannot continue the run: surface file '" + (run_dir_ / file).string() +
                                  "' is missing (the checkpoint counts it as written)");
@@ -49,12 +49,19 @@ class SurfaceWriter final : public FieldWriter {
     write_pvd(run_dir_ / "surface.pvd", entries_);
   }
 
-  void write(const Frame& frame) override {
+  std::unique_ptr<EncodedFrame> encode(const FrameData& frame, std::int64_t number) override {
     const std::size_t P = mesh_.points.size();
-    if (frame.pressure.empty()) throw std::invalid_argument("surface output needs the pressure field in the frame");
-    const std::string file = "surface/surface_" + frame_number(counter_) + ".vtp";
-    const std::filesystem::path path = run_dir_ / file;
-    const std::filesystem::path tmp = path.string() + ".tmp";
+    const float* pressure = nullptr;
+    for (const FieldView& f : frame.fields)
+      if (f.name == "pressure" && f.type == FieldType::Float32) pressure = static_cast<const float*>(f.data);
+    if (!pressure) throw std::invalid_argument("surface output needs the pressure field in the frame");
+    auto e = std::make_unique<EncodedFrame>();
+    e->number = number;
+    e->time = frame.time;
+    e->path = run_dir_ / file_name(number);
+    e->tmp = e->path.string() + ".tmp";
+    const std::filesystem::path& path = e->path;
+    const std::filesystem::path& tmp = e->tmp;
 
     vtkNew<vtkPoints> pts;
     pts->SetDataTypeToDouble();
@@ -70,7 +77,7 @@ class SurfaceWriter final : public FieldWriter {
       double v = 0;
       for (int k = 0; k < 8; ++k) {
         const float w = mesh_.probe_weights[8 * p + k];
-        if (w != 0.0f) v += double(w) * double(frame.pressure[std::size_t(mesh_.probe_cells[8 * p + k])]);
+        if (w != 0.0f) v += double(w) * double(pressure[std::size_t(mesh_.probe_cells[8 * p + k])]);
       }
       cp->SetValue(vtkIdType(p), float(v));
       const float n[3] = {float(mesh_.normals[p][0]), float(mesh_.normals[p][1]), float(mesh_.normals[p][2])};
@@ -119,13 +126,40 @@ class SurfaceWriter final : public FieldWriter {
                                (code != vtkErrorCode::NoError ? vtkErrorCode::GetStringFromErrorCode(code)
                                                               : "Write() failed"));
     }
-    publish_file(tmp, path);
-    entries_.push_back({frame.time, file});
+    std::error_code ec;
+    e->bytes = std::filesystem::file_size(tmp, ec);
+    return e;
+  }
+
+  void commit(EncodedFrame& e) override {
+    if (e.number != counter_)
+      throw std::logic_error("surface frame " + std::to_string(e.number) + " committed out of order");
+    rename_into_place(e.tmp, e.path);
+    e.committed = true;
+    entries_.push_back({e.time, file_name(e.number)});
+    try {
+      count_bytes(e.bytes + write_pvd(run_dir_ / "surface.pvd", entries_));
+    } catch (...) {
+      entries_.pop_back();
+      throw;
+    }
     ++counter_;
-    write_pvd(run_dir_ / "surface.pvd", entries_);
+  }
+
+  std::int64_t frames() const override { return counter_; }
+
+ protected:
+  // The surface has no grid of its own: the pressure array is checked when the frame is encoded.
+  std::vector<FieldView> fields_of(const Frame& frame) const override {
+    GridInfo g;
+    g.nx = std::int64_t(frame.pressure.size());
+    return present_fields(FieldPointers{nullptr, frame.pressure.empty() ? nullptr : frame.pressure.data()}, g,
+                          frame.time);
   }
 
  private:
+  static std::string file_name(std::int64_t number) { return "surface/surface_" + frame_number(number) + ".vtp"; }
+
   std::filesystem::path run_dir_;
   SurfaceMesh mesh_;
   Attributes attributes_;

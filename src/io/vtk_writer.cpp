@@ -15,9 +15,11 @@
 #include <vtkUnsignedCharArray.h>
 #include <vtkXMLImageDataWriter.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include "src/io/atomic_file.hpp"
@@ -48,10 +50,20 @@ class VtkWriter final : public FieldWriter {
  public:
   VtkWriter(const std::filesystem::path& run_dir, const GridInfo& grid, const Attributes& attributes,
             const std::vector<double>& resume_times);
-  void write(const Frame& frame) override;
+  std::unique_ptr<EncodedFrame> encode(const FrameData& frame, std::int64_t number) override;
+  void commit(EncodedFrame& frame) override;
+  // Each frame's writer compresses on one core (LZ4); frames go to several at once.
+  int max_concurrent_encodes() const override {
+    return int(std::clamp(std::thread::hardware_concurrency() / 4, 2u, 4u));
+  }
+  std::int64_t frames() const override { return counter_; }
+
+ protected:
+  std::vector<FieldView> fields_of(const Frame& frame) const override { return present_fields(frame, grid_); }
 
  private:
   void add_run_attributes(vtkFieldData* fd) const;
+  std::string file_name(std::int64_t number) const { return "vtk/fields_" + frame_number(number) + ".vti"; }
 
   std::filesystem::path run_dir_;
   GridInfo grid_;
@@ -66,7 +78,7 @@ VtkWriter::VtkWriter(const std::filesystem::path& run_dir, const GridInfo& grid,
   check_grid(grid);
   create_output_folder(run_dir_ / "vtk");
   for (double t : resume_times) {
-    const std::string file = "vtk/fields_" + frame_number(counter_) + ".vti";
+    const std::string file = file_name(counter_);
     if (!std::filesystem::exists(run_dir_ / file))
       throw std::runtime_error("cannot continue the run: frame file '" + (run_dir_ / file).string() +
                                "' is missing (the checkpoint counts it as written)");
@@ -94,11 +106,17 @@ void VtkWriter::add_run_attributes(vtkFieldData* fd) const {
   }
 }
 
-void VtkWriter::write(const Frame& frame) {
-  const std::vector<FieldView> fields = present_fields(frame, grid_);
-  const std::string file = "vtk/fields_" + frame_number(counter_) + ".vti";
-  const std::filesystem::path path = run_dir_ / file;
-  const std::filesystem::path tmp = path.string() + ".tmp";
+// The .vti under its temp name. Several frames may be encoded at once (separate VTK objects; the writer's state
+// is only read here).
+std::unique_ptr<EncodedFrame> VtkWriter::encode(const FrameData& frame, std::int64_t number) {
+  const std::vector<FieldView>& fields = frame.fields;
+  auto e = std::make_unique<EncodedFrame>();
+  e->number = number;
+  e->time = frame.time;
+  e->path = run_dir_ / file_name(number);
+  e->tmp = e->path.string() + ".tmp";
+  const std::filesystem::path& path = e->path;
+  const std::filesystem::path& tmp = e->tmp;
 
   vtkNew<vtkImageData> image;
   image->SetExtent(0, static_cast<int>(grid_.nx - 1), 0, static_cast<int>(grid_.ny - 1), 0,
@@ -108,6 +126,7 @@ void VtkWriter::write(const Frame& frame) {
   for (const FieldView& f : fields) {
     // The arrays borrow the frame's memory (save = 1: VTK never frees or modifies it while writing), which
     // avoids a second copy of every 3D field on the output thread.
+    if (f.type == FieldType::Float16) throw std::logic_error("VTK output takes Float32 fields, not Float16");
     if (f.type == FieldType::UInt8) {
       vtkNew<vtkUnsignedCharArray> a;
       a->SetNumberOfComponents(f.components);
@@ -162,12 +181,24 @@ void VtkWriter::write(const Frame& frame) {
     if (!vtk_messages.empty()) why += " (" + vtk_messages + ")";
     throw std::runtime_error("cannot write '" + path.string() + "': VTK: " + why);
   }
-  // Written under a temp name and renamed after fsync, so a .vti with the final name is always complete.
-  publish_file(tmp, path);
+  std::error_code ec;
+  e->bytes = std::filesystem::file_size(tmp, ec);
+  return e;
+}
 
-  entries_.push_back({frame.time, file});
+// Synced under the temp name and renamed, so a .vti with the final name is always complete; then the .pvd.
+void VtkWriter::commit(EncodedFrame& e) {
+  if (e.number != counter_) throw std::logic_error("VTK frame " + std::to_string(e.number) + " committed out of order");
+  rename_into_place(e.tmp, e.path);
+  e.committed = true;
+  entries_.push_back({e.time, file_name(e.number)});
+  try {
+    count_bytes(e.bytes + write_pvd(run_dir_ / "fields.pvd", entries_));
+  } catch (...) {
+    entries_.pop_back();  // not listed: the next frame takes its number and replaces the file
+    throw;
+  }
   ++counter_;
-  write_pvd(run_dir_ / "fields.pvd", entries_);
 }
 
 }  // namespace

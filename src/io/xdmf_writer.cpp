@@ -46,8 +46,10 @@ std::string xdmf_document(const GridInfo& g, const std::vector<XdmfFrame>& frame
   return x;
 }
 
-void write_xdmf(const std::filesystem::path& path, const GridInfo& grid, const std::vector<XdmfFrame>& frames) {
-  write_file_atomically(path, xdmf_document(grid, frames));
+std::size_t write_xdmf(const std::filesystem::path& path, const GridInfo& grid, const std::vector<XdmfFrame>& frames) {
+  const std::string doc = xdmf_document(grid, frames);
+  write_file_atomically(path, doc);
+  return doc.size();
 }
 
 }  // namespace aerolbm
