@@ -89,6 +89,7 @@ struct Case {
   std::int64_t output_every = 500;     // output.every (steps); 0 = no field output
   std::vector<std::string> fields = {"velocity", "pressure", "vorticity", "mask"};
   std::vector<std::string> formats = {"hdf5", "vtk"};
+  std::string output_precision = "fp32";  // output.precision: fp32 | fp16 (HDF5 float datasets; VTK stays fp32)
   std::int64_t forces_every = 10;      // forces.every (steps)
   double forces_reference_area = 0;    // forces.reference_area (reference lengths²), 3D bodies; 0: the body's
   bool has_moment_point = false;       // forces.moment_point given

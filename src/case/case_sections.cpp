@@ -207,6 +207,7 @@ void read_output(const SectionReader& out, const SectionReader& forces, const Se
          c.output_every);
   assign(out.choice_list("fields"), c.fields);
   assign(out.choice_list("formats"), c.formats);
+  assign(out.choice("precision"), c.output_precision);
   assign(forces.integer("every", {1, kInf}, "Forces are sampled every N >= 1 steps; 10 is cheap and smooth."),
          c.forces_every);
   // Overrides of a 3D body's own force reference (a wing's planform area, its root quarter chord).

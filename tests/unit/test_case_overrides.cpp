@@ -146,5 +146,14 @@ TEST_F(CaseOverrides, MissingKeyInASectionCreatedOnTheCommandLine) {
                        "command line (--set geometry.type=naca4): geometry.code: expected a 4-digit NACA code"));
 }
 
+TEST_F(CaseOverrides, OutputPrecisionIsFp32UnlessSetToFp16) {
+  EXPECT_EQ(load_case(file).output_precision, "fp32");
+  EXPECT_EQ(load_case(file, {"output.precision=fp16"}).output_precision, "fp16");
+  const std::string msg = load_error(file, {"output.precision=half"});
+  EXPECT_TRUE(Contains(msg, "command line (--set output.precision=half): output.precision: expected one of fp32 or "
+                            "fp16, got 'half'."))
+      << msg;
+}
+
 }  // namespace
 }  // namespace aerolbm
