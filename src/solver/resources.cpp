@@ -9,6 +9,7 @@
 
 #include "kernels/backend.hpp"
 #include "src/solver/device_memory.hpp"
+#include "src/solver/output_budget.hpp"
 
 namespace aerolbm {
 
@@ -30,29 +31,36 @@ ResourceNeeds estimate_resources(const Case& c, const LatticeUnits& u, bool cuda
   const double q = lattice_q(c.stencil);
   const double store = c.precision == Precision::FP64 ? 8 : c.precision == Precision::FP16S ? 2 : 4;
   const bool three_d = dimensions(c.stencil) == 3;
-  double field_bytes = 0;  // per cell, one frame
-  for (const auto& f : c.fields)
-    field_bytes += f == "velocity" ? 12 : f == "mask" ? 1 : (f == "vorticity" && three_d) ? 12 : 4;
-  const double formats = double(c.formats.size());
+  double floats = 0, mask = 0;  // per cell, one frame
+  for (const auto& f : c.fields) {
+    if (f == "mask") mask = 1;
+    else floats += f == "velocity" ? 3 : (f == "vorticity" && three_d) ? 3 : 1;
+  }
+  const bool output = c.output_every > 0 && !c.formats.empty();
 
   // Populations: two lattices (pull, tiled) or one updated in place (aa, plus its 4-byte snapshot-row index per
   // cell). Domain: flags (1 B) and the wall-link index (4 B) per cell.
   const bool in_place = c.kernel == "aa";
   const double lattice = (in_place ? 1 : 2) * q * cells * store + (in_place ? 4 * cells : 0);
   const double domain = 5 * cells;
-  // Frames in flight: up to three (two queued, one being written), each the moved density and velocity
-  // (16 B/cell) plus the derived fields.
-  const double frames_in_flight = c.output_every > 0 ? 3 * cells * (16 + field_bytes) : 0;
-  // A checkpoint reads the whole state as doubles.
-  const double checkpoint_staging = q * cells * 8;
-  n.host_bytes = domain + frames_in_flight + checkpoint_staging + (cuda ? 2 * 16 * cells : lattice);
-  // Device: the lattices, the domain tables and the macroscopic buffers of two transfers.
-  n.device_bytes = cuda ? lattice + domain + 2 * 16 * cells : 0;
+  // Frames in flight (src/solver/output_budget.hpp): on the GPU the finished fields in pinned slots (and one mask);
+  // on the CPU each frame's density, velocity and fields.
+  const double per_frame = frame_host_bytes(c.fields, three_d, cells, !cuda);
+  const double frames_in_flight_bytes = output ? frames_in_flight(per_frame) * per_frame + mask * cells : 0;
+  // A checkpoint reads the whole state as doubles; the pipeline may still be writing the previous one.
+  const double checkpoint_staging = 2 * q * cells * 8;
+  n.host_bytes = domain + frames_in_flight_bytes + checkpoint_staging + (cuda ? 0 : lattice);
+  // Device: the lattices, the domain tables, the frame kernel's input (density, velocity) and two output blocks.
+  n.device_bytes = cuda ? lattice + domain + (output ? 16 * cells + 2 * 4 * std::max(1.0, floats) * cells : 0) : 0;
 
   const std::int64_t total = u.total_steps;
-  if (c.output_every > 0 && !c.formats.empty()) {
+  if (output) {
     n.frames = total / c.output_every - first_step / c.output_every + (total % c.output_every ? 1 : 0);
-    n.frame_bytes = formats * (cells * field_bytes + 16384);  // uncompressed size + headers: an upper bound
+    // Uncompressed size + headers, an upper bound: VTK keeps 4-byte floats, HDF5 takes output.precision.
+    for (const auto& f : c.formats) {
+      const double float_bytes = f == "hdf5" && c.output_precision == "fp16" ? 2 : 4;
+      n.frame_bytes += cells * (floats * float_bytes + mask) + 16384;
+    }
   }
   // The new checkpoint is written beside the old one before it replaces it; populations as float or double.
   n.checkpoint_bytes = 2 * q * cells * (c.precision == Precision::FP64 ? 8 : 4);

@@ -22,6 +22,7 @@
 #include "src/solver/domain.hpp"
 #include "src/solver/force_history.hpp"
 #include "src/solver/frame_builder.hpp"
+#include "src/solver/output_budget.hpp"
 #include "src/solver/progress.hpp"
 #include "src/solver/stop_request.hpp"
 
@@ -264,9 +265,11 @@ RunResult Simulation::run() {
   // MPI with a parallel HDF5: every rank writes its own block of each HDF5 frame file, collectively, on this
   // thread (the writer thread makes no MPI calls). Otherwise rank 0 writes the frames gathered from every rank.
   auto* blocks = opt_.ranks ? dynamic_cast<BlockFieldsSource*>(backend_.get()) : nullptr;
+  const FieldPrecision precision = case_.output_precision == "fp16" ? FieldPrecision::FP16 : FieldPrecision::FP32;
   std::unique_ptr<BlockFieldWriter> collective;
   if (blocks && format_on("hdf5")) {
-    if (hdf5_collective_available()) collective = make_collective_hdf5_writer(dir, grid, attrs, frame_times, root);
+    if (hdf5_collective_available())
+      collective = make_collective_hdf5_writer(dir, grid, attrs, frame_times, root, precision);
     if (root && collective)
       spdlog::info("MPI: HDF5 frames written collectively by {} ranks (parallel HDF5, MPI-IO)", opt_.ranks->size());
     else if (root)
@@ -274,7 +277,8 @@ RunResult Simulation::run() {
                    "HDF5; build with an MPI build of HDF5 for collective output)");
   }
   if (root) {
-    if (format_on("hdf5") && !collective) writers.push_back(make_hdf5_writer(dir, grid, attrs, frame_times));
+    if (format_on("hdf5") && !collective)
+      writers.push_back(make_hdf5_writer(dir, grid, attrs, frame_times, precision));
     if (format_on("vtk")) writers.push_back(make_vtk_writer(dir, grid, attrs, frame_times));
   }
   FrameRequest request = FrameRequest::from_names(case_.fields);
@@ -292,7 +296,19 @@ RunResult Simulation::run() {
   const bool fields_on = !case_.formats.empty() && case_.output_every > 0;
   // Whether rank 0's writers need the whole grid (gathered from every rank under MPI).
   const bool gather = format_on("vtk") || surface_on || (format_on("hdf5") && !collective);
-  AsyncFrameWriter frames(domain_, std::move(writers), u_ref, units_.dx, request);
+  // The output pipeline holds as many frames as fit in its memory budget; the backend computes the finished fields
+  // itself where it can (the GPU: kernels/cuda/frame_fields.cu), else the pipeline builds them on the host.
+  std::vector<std::string> frame_names = case_.fields;
+  if (request.pressure && std::find(frame_names.begin(), frame_names.end(), "pressure") == frame_names.end())
+    frame_names.push_back("pressure");
+  FieldsTransferOptions transfer;
+  transfer.max_in_flight = frames_in_flight(frame_host_bytes(frame_names, dims == 3, cells, false));
+  transfer.frame_fields = true;
+  transfer.spec = request.device_spec(u_ref, units_.dx);
+  const bool device_frames = fields_on && gather && backend_->configure_fields_transfer(transfer);
+  const int in_flight =
+      device_frames ? transfer.max_in_flight : frames_in_flight(frame_host_bytes(frame_names, dims == 3, cells, true));
+  AsyncFrameWriter frames(domain_, std::move(writers), u_ref, units_.dx, request, std::size_t(in_flight));
   double collective_seconds = 0;
 
   const std::int64_t total = units_.total_steps;
@@ -315,8 +331,8 @@ RunResult Simulation::run() {
 
   // The checkpoint is taken only from a state the watchdog has just passed, after every frame up to this step is
   // on disk, so that it never replaces a good checkpoint with a bad state and the frames it counts exist.
+  // It is written beside the frames on the output pipeline, and put in place once every frame before it is.
   auto write_checkpoint_now = [&](std::int64_t step) {
-    frames.finish();
     Checkpoint c = checkpoint_identity();
     c.step = step;
     c.time = double(step) * units_.dt;
@@ -330,7 +346,7 @@ RunResult Simulation::run() {
     }
     c.frame_times = frame_times;
     c.case_yaml = case_.yaml_text;
-    if (root) write_checkpoint(dir / "checkpoint.h5", c);
+    if (root) frames.submit_checkpoint(std::move(c), dir / "checkpoint.h5");
     last_checkpoint = step;
   };
 
@@ -436,6 +452,9 @@ RunResult Simulation::run() {
   frames.finish();
   r.frames = int(frame_times.size());
   r.output_seconds = frames.busy_seconds() + collective_seconds;
+  r.frame_bytes = frames.bytes_written();
+  r.checkpoint_bytes = frames.checkpoint_bytes();
+  r.frames_in_flight = in_flight;
   if (opt_.progress && root) progress.finish();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.steps = step;
@@ -485,6 +504,13 @@ RunResult Simulation::run() {
   s.set("mlups", r.mlups);
   s.set("frames", r.frames);
   s.set("output_writer_busy_s", r.output_seconds);
+  Json out = Json::object();
+  out.set("frame_bytes_written", std::int64_t(r.frame_bytes));
+  out.set("checkpoint_bytes_written", std::int64_t(r.checkpoint_bytes));
+  out.set("frames_in_flight_max", r.frames_in_flight);
+  out.set("fields_computed_on", device_frames ? "device" : "host");
+  out.set("precision", case_.output_precision);
+  s.set("output", out);
   Json co = Json::object();
   co.set("averaging_window_convective_times", double(units_.average_steps) * units_.dt);
   co.set("cd_mean", r.cd_mean);

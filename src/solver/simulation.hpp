@@ -37,7 +37,10 @@ struct RunResult {
   double cd_mean = 0, cl_mean = 0, cd_final = 0, cl_final = 0;
   std::optional<double> strouhal;
   int frames = 0;            // frames in the run folder, those of earlier parts of the run included
-  double output_seconds = 0;  // time the writer thread spent on frames (overlapped with the steps)
+  double output_seconds = 0;  // time frames and checkpoints were on their way to the disk (overlapped with the steps)
+  std::uint64_t frame_bytes = 0;       // bytes of frame files and their index files written by this run
+  std::uint64_t checkpoint_bytes = 0;  // bytes of checkpoints written by this run
+  int frames_in_flight = 0;            // the output pipeline's bound (src/solver/output_budget.hpp)
   int stopped_by_signal = 0;  // SIGINT/SIGTERM: the run stopped early after writing a checkpoint
   std::int64_t checkpoint_step = -1;  // step of the checkpoint in the folder, -1 if none
 };
