@@ -3,7 +3,7 @@
 # into BUILD/paraview; pvpython is $PVPYTHON, else that prefix's (AEROLBM_PVPYTHON from ctest), else one on PATH):
 # a small run is opened with pvpython through fields.pvd and fields.xdmf (arrays, ranges, times as written in
 # fields.h5), rendered with postprocess/paraview/render_views.py and through the committed state file, and the
-# images are checked not to be blank. Anything ParaView prints as a warning or error fails the test.
+# images are checked not to be blank; an output.precision: fp16 run's fields.xdmf opens with the 16-bit values. Anything ParaView prints as a warning or error fails the test.
 # Skips (exit 77) only when pvpython or Xvfb is genuinely absent.
 set -eu
 SRC=$1
@@ -71,6 +71,12 @@ pvcheck() {
 }
 pvcheck "$WORK/run" "$WORK/expected.json" "$WORK/images"
 pvcheck state "$WORK/run" "$WORK/images"
+# output.precision: fp16: the HDF5 floats are IEEE half; the XDMF reader gets them as 32-bit floats, the same values.
+"$BIN" run "$SRC/cases/naca0012_re1000_aoa5.yaml" --backend cpu -o "$WORK/run16" --steps 200 \
+  --set output.every=100 --set geometry.chord_cells=32 --set output.precision=fp16 > "$WORK/run16.log" 2>&1 ||
+  { cat "$WORK/run16.log"; exit 1; }
+/usr/bin/python3 "$SRC/tests/paraview/expected_arrays.py" "$WORK/run16" "$WORK/expected16.json"
+pvcheck xdmf "$WORK/run16" "$WORK/expected16.json"
 # 3D: the CI wing (surface Cp polydata, Q-criterion iso-surface) through postprocess/paraview/render_wing.py.
 "$BIN" run "$SRC/cases/ci/wing_naca0012_ar4.yaml" --backend cpu -o "$WORK/wing" --steps 400 \
   --set output.every=200 --set "output.fields=[velocity,pressure,vorticity,q_criterion,mask]" \

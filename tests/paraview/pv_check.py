@@ -1,5 +1,7 @@
 """pvpython side of the ParaView test (tests/paraview/paraview_tests.sh): on a small run folder,
     pv_check.py RUN EXPECTED.json OUT     checks 1 and 2;   pv_check.py state RUN OUT     check 3
+    pv_check.py xdmf RUN EXPECTED.json    check 1 through fields.xdmf only (an output.precision: fp16 run, whose
+                                          HDF5 floats are 16-bit: ParaView must read them, as 32-bit floats)
 
 1. fields.pvd and fields.xdmf open, with the frame times written and, at the last frame, the point arrays of
    fields.h5 with the same components and value ranges (expected.json, computed from fields.h5 with h5py);
@@ -144,6 +146,8 @@ def main():
         check_state(*sys.argv[2:4])
     elif sys.argv[1] == "wing":
         check_wing(*sys.argv[2:4])
+    elif sys.argv[1] == "xdmf":
+        check_reader(sys.argv[2], "xdmf", json.load(open(sys.argv[3])))
     else:
         check_files_and_views(*sys.argv[1:4])
     print(f"{len(failures)} failure(s)")
