@@ -29,7 +29,8 @@ struct TransferLayout {
   std::int64_t rho = -1, u = -1;  // plain transfers
   std::int64_t velocity = -1, pressure = -1, density = -1, vorticity = -1, q_criterion = -1;  // finished frames
   int vorticity_components = 1;
-  std::size_t floats = 1;
+  std::size_t floats = 1;  // the block's size (at least 1)
+  std::size_t copied = 0;  // the values a transfer moves (0 when it carries no float field: a mask-only frame)
 
   static TransferLayout make(const FieldsTransferOptions& o, std::int64_t cells, bool three_d) {
     TransferLayout l;
@@ -51,6 +52,7 @@ struct TransferLayout {
       if (s.q_criterion) take(l.q_criterion, cells);
     }
     l.floats = std::size_t(std::max<std::int64_t>(1, at));
+    l.copied = std::size_t(at);
     return l;
   }
   float* at(float* block, std::int64_t offset) const { return offset < 0 ? nullptr : block + offset; }
@@ -156,7 +158,8 @@ class SlotPool {
     }
     AEROLBM_CUDA_CHECK(cudaEventRecord(st.computed, stream));
     AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(copy_, st.computed, 0));
-    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(sl->host, out, lay.floats * sizeof(float), cudaMemcpyDeviceToHost, copy_));
+    if (lay.copied > 0)
+      AEROLBM_CUDA_CHECK(cudaMemcpyAsync(sl->host, out, lay.copied * sizeof(float), cudaMemcpyDeviceToHost, copy_));
     AEROLBM_CUDA_CHECK(cudaEventRecord(sl->copied, copy_));
     AEROLBM_CUDA_CHECK(cudaEventRecord(st.copied, copy_));
     st.used = true;

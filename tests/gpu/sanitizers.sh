@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # compute-sanitizer over every kernel variant: memcheck and initcheck for pull, aa and tiled, racecheck for the
 # tiled kernel (the one with shared memory), on short runs of the default case with output (so the macroscopic,
-# force, watchdog and transfer kernels run too) and in fp16s storage. Any reported error fails the test.
+# frame-field (kernels/cuda/frame_fields.cu), force, watchdog and transfer kernels run too, racecheck included)
+# and in fp16s storage. Any reported error fails the test.
 # Usage: AEROLBM=path/to/aerolbm sanitizers.sh SOURCE_DIR   (skips with 77 without compute-sanitizer)
 set -u
 SRC=$1

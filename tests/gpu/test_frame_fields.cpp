@@ -105,5 +105,24 @@ TEST(FrameFields, FramesInFlightKeepTheirOwnStep) {
   EXPECT_NE(host[0].pressure, host[2].pressure);
 }
 
+// A mask-only frame carries no float field: nothing is copied (nothing uninitialised read), every pointer is null.
+TEST(FrameFields, MaskOnlyFramesCarryNoFloats) {
+  SolverSetup s(cases_dir() / "naca0012_re1000_aoa5.yaml", {}, "cuda");
+  FieldsTransferOptions o;
+  o.frame_fields = true;
+  o.spec = FrameRequest::from_names({"mask"}).device_spec(s.u.u_lattice, s.u.dx);
+  ASSERT_TRUE(s.backend->configure_fields_transfer(o));
+  s.backend->run(10);
+  auto t = s.backend->start_fields_transfer();
+  t->wait();
+  const FrameArrays* a = t->frame();
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->velocity, nullptr);
+  EXPECT_EQ(a->pressure, nullptr);
+  EXPECT_EQ(a->density, nullptr);
+  EXPECT_EQ(a->vorticity, nullptr);
+  EXPECT_EQ(a->q_criterion, nullptr);
+}
+
 }  // namespace
 }  // namespace aerolbm::testing
