@@ -1,4 +1,6 @@
 // CPU backend: OpenMP loops over the same per-cell physics the CUDA backend runs. This is the reference backend.
+// Rows of plain interior cells go through vectorised loops (kernels/cpu/cpu_rows.hpp), the other cells through the
+// per-cell update; both compute the same operations in the same order.
 #include <omp.h>
 
 #include <algorithm>
@@ -7,6 +9,7 @@
 #include <utility>
 
 #include "kernels/backend.hpp"
+#include "kernels/cpu/cpu_rows.hpp"
 #include "kernels/physics/cell_update.hpp"
 #include "kernels/storage/aa_lattice.hpp"
 #include "kernels/storage/aa_rows.hpp"
@@ -30,7 +33,10 @@ class CpuBackend final : public Backend {
 
  public:
   CpuBackend(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p)
-      : dom_(d), k_(make_step_constants<R>(p)), threads_(cfg.threads > 0 ? cfg.threads : omp_get_max_threads()) {
+      : dom_(d),
+        k_(make_step_constants<R>(p)),
+        threads_(cfg.threads > 0 ? cfg.threads : omp_get_max_threads()),
+        runs_(k_.coll) {
     g_.n[0] = int(d.nx);
     g_.n[1] = int(d.ny);
     g_.n[2] = int(d.nz);
@@ -44,6 +50,7 @@ class CpuBackend final : public Backend {
       g_.global_n[a] = int(d.global_n[a]);
     }
     aa_ = cfg.kernel == "aa";
+    plan_ = cpu::build_row_plan<L>(g_, aa_);
     a_.assign(std::size_t(L::Q) * g_.cells, T(0));
     if (aa_) {
       rows_ = build_aa_rows<L>(g_);
@@ -71,15 +78,24 @@ class CpuBackend final : public Backend {
       for (std::int64_t s = 0; s < steps; ++s) step_in_place();
       return;
     }
-    const int nx = g_.n[0], ny = g_.n[1], nz = g_.n[2];
     for (std::int64_t s = 0; s < steps; ++s) {
       const TwoLatticeAccess<T, R> acc{a_.data(), b_.data(), g_.cells};
       const GridView g = g_;
       const StepConstants<R> k = k_;
-#pragma omp parallel for collapse(2) schedule(static) num_threads(threads_)
-      for (int z = 0; z < nz; ++z)
-        for (int y = 0; y < ny; ++y)
-          for (int x = 0; x < nx; ++x) update_cell<L, R>(g, k, acc, x, y, z);
+      const cpu::RowPlan& plan = plan_;
+      const auto pull = runs_.pull;
+#pragma omp parallel for schedule(static) num_threads(threads_)
+      for (std::int64_t r = 0; r < plan.rows(); ++r) {
+        const int y = int(r % g.n[1]), z = int(r / g.n[1]);
+        for (std::int64_t j = plan.begin[r]; j < plan.begin[r + 1]; ++j) {
+          const cpu::Segment sg = plan.seg[j];
+          if (sg.vec) {
+            pull(g, k.coll, acc.src, acc.dst, y, z, sg.x0, sg.x1);
+          } else {
+            for (int x = sg.x0; x < sg.x1; ++x) update_cell<L, R>(g, k, acc, x, y, z);
+          }
+        }
+      }
       std::swap(a_, b_);
     }
   }
@@ -212,17 +228,24 @@ class CpuBackend final : public Backend {
     {
 #pragma omp for schedule(static)
       for (std::int64_t r = s.boundary_rows; r < s.rows; ++r) aa_gather_row<L>(g, s, r);
-#pragma omp for collapse(2) schedule(static)
-      for (int z = 0; z < g.n[2]; ++z)
-        for (int y = 0; y < g.n[1]; ++y)
-          for (int x = 0; x < g.n[0]; ++x) {
-            if (!is_interior<L>(g, g.flags[g.index(x, y, z)], x, y, z)) continue;
-            if (s.odd) {
-              aa_interior_update<L, T, R, true>(g, k, s.f, x, y, z);
-            } else {
-              aa_interior_update<L, T, R, false>(g, k, s.f, x, y, z);
+#pragma omp for schedule(static)
+      for (std::int64_t r = 0; r < plan_.rows(); ++r) {
+        const int y = int(r % g.n[1]), z = int(r / g.n[1]);
+        for (std::int64_t j = plan_.begin[r]; j < plan_.begin[r + 1]; ++j) {
+          const cpu::Segment sg = plan_.seg[j];
+          if (sg.vec) {
+            (s.odd ? runs_.aa_odd : runs_.aa_even)(g, k.coll, s.f, y, z, sg.x0, sg.x1);
+          } else {
+            for (int x = sg.x0; x < sg.x1; ++x) {
+              if (s.odd) {
+                aa_interior_update<L, T, R, true>(g, k, s.f, x, y, z);
+              } else {
+                aa_interior_update<L, T, R, false>(g, k, s.f, x, y, z);
+              }
             }
           }
+        }
+      }
 #pragma omp for schedule(static)
       for (std::int64_t r = 0; r < s.boundary_rows; ++r) {
         const std::int64_t n = s.row_cell[r];
@@ -287,6 +310,8 @@ class CpuBackend final : public Backend {
   GridView g_{};
   StepConstants<R> k_;
   int threads_;
+  cpu::RunKernels<L, T, R> runs_;  // the vector loops for these collision constants
+  cpu::RowPlan plan_;              // rows cut into vector runs and per-cell segments
   std::vector<T> a_, b_;  // two lattices; in place: a_ only
   bool aa_ = false;
   AARows rows_;

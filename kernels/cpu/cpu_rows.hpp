@@ -1,0 +1,210 @@
+#pragma once
+// The CPU backend's loop structure: the grid is walked row by row (fixed y, z), and each row is cut once, at
+// construction, into segments of consecutive cells. The plain interior cells away from the row's ends go through
+// a branch-free loop over x that loads the Q populations from one pointer per direction, calls the shared collide
+// (kernels/physics/collision.hpp) and stores them: the compiler vectorises it across cells (`omp simd`), so the
+// arithmetic of each cell is exactly that of the scalar path, in the same order, only several cells at a time —
+// bit-identical results. Everything else (walls, open and slip faces, the ends of periodic rows) goes through the
+// per-cell functions as before.
+//
+// The vector loops are compiled twice (function multiversioning, chosen once at load time by the CPU): for the
+// baseline x86-64 ISA (SSE2) and for AVX2. Neither uses FMA (AVX2 does not include it, and the build adds
+// -ffp-contract=off for this directory), so both round every operation as the CUDA build (-fmad=false) does.
+#include <cstdint>
+#include <vector>
+
+#include "kernels/physics/cell_update.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define AEROLBM_CPU_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define AEROLBM_CPU_CLONES
+#endif
+
+namespace aerolbm::cpu {
+
+// One segment of a row: cells x0 .. x1−1, all for the vector loop (vec) or all for the per-cell path.
+struct Segment {
+  std::int32_t x0, x1;
+  std::int32_t vec;
+};
+
+// Rows r = y + ny·z, each with its segments seg[begin[r] .. begin[r+1]) in increasing x.
+struct RowPlan {
+  std::vector<std::int64_t> begin;
+  std::vector<Segment> seg;
+  std::int64_t vector_cells = 0, scalar_cells = 0;
+  std::int64_t rows() const { return std::int64_t(begin.size()) - 1; }
+};
+
+// Two-lattice (pull) plan: interior cells with 1 ≤ x ≤ nx−2 vectorised (their x neighbours need no wrap), every
+// other cell that update_cell would update (not solid, not a ghost) per cell.
+// In-place (AA) plan for the interior phase of a step: the same vector runs; interior cells at the ends of a
+// periodic row per cell (aa_interior_update wraps them); boundary cells in neither (their own phase updates them).
+template <class L>
+RowPlan build_row_plan(const GridView& g, bool in_place) {
+  RowPlan p;
+  const int nx = g.n[0];
+  p.begin.reserve(std::size_t(g.n[1]) * g.n[2] + 1);
+  p.begin.push_back(0);
+  for (int z = 0; z < g.n[2]; ++z)
+    for (int y = 0; y < g.n[1]; ++y) {
+      int open = -1;  // kind of the segment being built: −1 none, 0 per cell, 1 vector
+      for (int x = 0; x < nx; ++x) {
+        const std::uint8_t flag = g.flags[g.index(x, y, z)];
+        const bool interior = is_interior<L>(g, flag, x, y, z);
+        int kind;
+        if (interior && x >= 1 && x <= nx - 2) {
+          kind = 1;
+        } else if (in_place) {
+          kind = interior ? 0 : -1;
+        } else {
+          kind = ((flag & cell::type_mask) == cell::solid || (flag & cell::ghost)) ? -1 : 0;
+        }
+        if (kind >= 0) (kind ? p.vector_cells : p.scalar_cells) += 1;
+        if (kind == open && kind >= 0) {
+          p.seg.back().x1 = x + 1;
+        } else if (kind >= 0) {
+          p.seg.push_back(Segment{x, x + 1, kind});
+        }
+        open = kind;
+      }
+      p.begin.push_back(std::int64_t(p.seg.size()));
+    }
+  return p;
+}
+
+// The branches collide takes on loop-invariant constants, fixed at compile time so that the vector loop has none:
+// Force = k.has_force; Les = no_les unless k.les_c > 0, else les_bgk or les_trt after k.trt (which only the
+// Smagorinsky path reads). fixed_constants only ever sees the values k already has, so the arithmetic is
+// unchanged; the compiler sees constants where it saw loads.
+enum Les : int { no_les = 0, les_bgk = 1, les_trt = 2 };
+
+template <class R, bool Force, int Les>
+AEROLBM_HD CollisionConstants<R> fixed_constants(const CollisionConstants<R>& k) {
+  CollisionConstants<R> c = k;
+  c.has_force = Force;
+  if constexpr (Les == no_les) c.les_c = R(0);
+  c.trt = Les == les_trt;
+  return c;
+}
+
+// Always true (RunKernels picks a Smagorinsky instantiation only when les_c > 0), but tested before the loop so
+// that collide's own test of les_c > 0 inside it is known true there: the loop body has no branch left. (Built with
+// -fno-math-errno, as sqrt would otherwise branch to set errno; the values are the same.)
+template <class R, int Les>
+AEROLBM_HD bool les_branch_known(const CollisionConstants<R>& k) {
+  return Les == no_les || k.les_c > R(0);
+}
+
+// Neighbour rows of row (y, z), wrapped as pull_interior wraps them.
+struct RowNeighbours {
+  int y, z, ym, yp, zm, zp;
+  RowNeighbours(const GridView& g, int y_, int z_) : y(y_), z(z_) {
+    ym = y > 0 ? y - 1 : g.n[1] - 1;
+    yp = y + 1 < g.n[1] ? y + 1 : 0;
+    zm = z > 0 ? z - 1 : g.n[2] - 1;
+    zp = z + 1 < g.n[2] ? z + 1 : 0;
+  }
+  // Row of the cell at −c_i (the source of a pull) or +c_i (where an odd AA step stores), as a cell offset.
+  template <class L>
+  std::int64_t from(const GridView& g, int i) const {
+    const int sy = L::c(i, 1) == 0 ? y : (L::c(i, 1) > 0 ? ym : yp);
+    const int sz = L::c(i, 2) == 0 ? z : (L::c(i, 2) > 0 ? zm : zp);
+    return g.index(0, sy, sz);
+  }
+  template <class L>
+  std::int64_t to(const GridView& g, int i) const {
+    const int ty = L::c(i, 1) == 0 ? y : (L::c(i, 1) > 0 ? yp : ym);
+    const int tz = L::c(i, 2) == 0 ? z : (L::c(i, 2) > 0 ? zp : zm);
+    return g.index(0, ty, tz);
+  }
+};
+
+// Two lattices, cells x0 .. x1−1 of row (y, z), all interior with 1 ≤ x ≤ nx−2: the interior path of update_cell
+// (pull_interior, collide_and_store), several cells at a time.
+template <class L, class T, class R, bool Force, int Les>
+AEROLBM_CPU_CLONES void pull_run(const GridView& g, const CollisionConstants<R>& k0, const T* src, T* dst, int y,
+                                 int z, int x0, int x1) {
+  const CollisionConstants<R> k = fixed_constants<R, Force, Les>(k0);
+  const RowNeighbours nb(g, y, z);
+  const std::int64_t here = g.index(0, y, z);
+  const T* s[L::Q];
+  T* d[L::Q];
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) {
+    s[i] = src + std::int64_t(i) * g.cells + nb.from<L>(g, i) - L::c(i, 0);
+    d[i] = dst + std::int64_t(i) * g.cells + here;
+  }
+  if (!les_branch_known<R, Les>(k)) return;
+#pragma omp simd
+  for (int x = x0; x < x1; ++x) {
+    R f[L::Q];
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) f[i] = R(s[i][x]);
+    collide<L, R>(f, k);
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) d[i][x] = T(f[i]);
+  }
+}
+
+// In place (AA), cells x0 .. x1−1 of row (y, z), interior with 1 ≤ x ≤ nx−2: aa_interior_update, several cells at
+// a time. Every cell reads and writes only its own slots (aa_lattice.hpp), so the cells of a vector never touch
+// each other's values.
+template <class L, class T, class R, bool Force, int Les, bool Odd>
+AEROLBM_CPU_CLONES void aa_run(const GridView& g, const CollisionConstants<R>& k0, T* f, int y, int z, int x0,
+                               int x1) {
+  const CollisionConstants<R> k = fixed_constants<R, Force, Les>(k0);
+  const RowNeighbours nb(g, y, z);
+  const std::int64_t here = g.index(0, y, z);
+  const T* ld[L::Q];
+  T* st[L::Q];
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) {
+    if constexpr (!Odd) {
+      // Even: read (i, x), write (opp(i), x).
+      ld[i] = f + std::int64_t(i) * g.cells + here;
+      st[i] = f + std::int64_t(opposite(i)) * g.cells + here;
+    } else {
+      // Odd: read (opp(i), x − c_i), write (i, x + c_i).
+      ld[i] = f + std::int64_t(opposite(i)) * g.cells + nb.from<L>(g, i) - L::c(i, 0);
+      st[i] = f + std::int64_t(i) * g.cells + nb.to<L>(g, i) + L::c(i, 0);
+    }
+  }
+  if (!les_branch_known<R, Les>(k)) return;
+#pragma omp simd
+  for (int x = x0; x < x1; ++x) {
+    R v[L::Q];
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) v[i] = R(ld[i][x]);
+    collide<L, R>(v, k);
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) st[i][x] = T(v[i]);
+  }
+}
+
+// The run functions for the constants of a case, chosen once.
+template <class L, class T, class R>
+struct RunKernels {
+  using Pull = void (*)(const GridView&, const CollisionConstants<R>&, const T*, T*, int, int, int, int);
+  using InPlace = void (*)(const GridView&, const CollisionConstants<R>&, T*, int, int, int, int);
+  Pull pull = nullptr;
+  InPlace aa_even = nullptr, aa_odd = nullptr;
+
+  template <bool Force, int Les>
+  void set() {
+    pull = &pull_run<L, T, R, Force, Les>;
+    aa_even = &aa_run<L, T, R, Force, Les, false>;
+    aa_odd = &aa_run<L, T, R, Force, Les, true>;
+  }
+  explicit RunKernels(const CollisionConstants<R>& k) {
+    const Les les = !(k.les_c > R(0)) ? no_les : (k.trt ? les_trt : les_bgk);
+    if (k.has_force) {
+      les == no_les ? set<true, no_les>() : (les == les_bgk ? set<true, les_bgk>() : set<true, les_trt>());
+    } else {
+      les == no_les ? set<false, no_les>() : (les == les_bgk ? set<false, les_bgk>() : set<false, les_trt>());
+    }
+  }
+};
+
+}  // namespace aerolbm::cpu
