@@ -52,13 +52,18 @@ class CpuBackend final : public Backend {
     }
     aa_ = cfg.kernel == "aa";
     plan_ = build_row_plan<L>(g_, aa_);
-    a_.assign(std::size_t(L::Q) * g_.cells, T(0));
+    stride_ = padded_stride(g_.cells, sizeof(T));
+    gs_ = g_;
+    gs_.cells = stride_;
+    const std::size_t lattice = std::size_t(L::Q) * std::size_t(stride_);
+    store_.assign((aa_ ? 1 : 2) * lattice, T(0));
+    a_ = store_.data();
     if (aa_) {
       rows_ = build_aa_rows<L>(g_);
       snap_[0].assign(std::size_t(L::Q) * rows_.row_cell.size(), T(0));
       snap_[1] = snap_[0];
     } else {
-      b_ = a_;
+      b_ = a_ + lattice;
     }
   }
 
@@ -71,7 +76,7 @@ class CpuBackend final : public Backend {
 #pragma omp parallel for schedule(static) num_threads(threads_)
       for (std::int64_t n = 0; n < g_.cells; ++n) initialize_cell<L, R>(g_, k_, acc, n);
     });
-    if (!aa_) b_ = a_;
+    copy_to_next();
   }
 
   void run(std::int64_t steps) override {
@@ -80,8 +85,9 @@ class CpuBackend final : public Backend {
       return;
     }
     for (std::int64_t s = 0; s < steps; ++s) {
-      const TwoLatticeAccess<T, R> acc{a_.data(), b_.data(), g_.cells};
+      const TwoLatticeAccess<T, R> acc{a_, b_, stride_};
       const GridView g = g_;
+      const std::int64_t stride = stride_;
       const StepConstants<R> k = k_;
       const RowPlan& plan = plan_;
       const auto pull = runs_.pull;
@@ -91,7 +97,7 @@ class CpuBackend final : public Backend {
         for (std::int64_t j = plan.begin[r]; j < plan.begin[r + 1]; ++j) {
           const Segment sg = plan.seg[j];
           if (sg.vec) {
-            pull(g, k.coll, acc.src, acc.dst, y, z, sg.x0, sg.x1);
+            pull(g, stride, k.coll, acc.src, acc.dst, y, z, sg.x0, sg.x1);
           } else {
             for (int x = sg.x0; x < sg.x1; ++x) update_cell<L, R>(g, k, acc, x, y, z);
           }
@@ -157,7 +163,7 @@ class CpuBackend final : public Backend {
       for (std::int64_t n = 0; n < g_.cells; ++n)
         for (int i = 0; i < L::Q; ++i) acc.put(i, n, R(f[std::size_t(i) * g_.cells + n]));
     });
-    if (!aa_) b_ = a_;
+    copy_to_next();
   }
 
   std::size_t population_bytes() const override { return sizeof(T); }
@@ -182,7 +188,7 @@ class CpuBackend final : public Backend {
     auto& h = halos_.at(std::size_t(list));
     const std::size_t m = h.cells.size();
     for (std::size_t j = 0; j < h.dirs.size(); ++j) {
-      const T* src = a_.data() + std::size_t(h.dirs[j]) * std::size_t(g_.cells);
+      const T* src = a_ + std::size_t(h.dirs[j]) * std::size_t(stride_);
       T* out = h.buffer.data() + j * m;
       for (std::size_t c = 0; c < m; ++c) out[c] = src[h.cells[c]];
     }
@@ -192,7 +198,7 @@ class CpuBackend final : public Backend {
     auto& h = halos_.at(std::size_t(list));
     const std::size_t m = h.cells.size();
     for (std::size_t j = 0; j < h.dirs.size(); ++j) {
-      T* dst = a_.data() + std::size_t(h.dirs[j]) * std::size_t(g_.cells);
+      T* dst = a_ + std::size_t(h.dirs[j]) * std::size_t(stride_);
       const T* in = h.buffer.data() + j * m;
       for (std::size_t c = 0; c < m; ++c) dst[h.cells[c]] = in[c];
     }
@@ -209,12 +215,18 @@ class CpuBackend final : public Backend {
   // Calls fn with the accessor of the current state: get(i, n) = f*_i(n), put sets it.
   template <class Fn>
   decltype(auto) with_state(Fn&& fn) {
-    if (aa_) return fn(AAStateAccess<L, T, R>{g_, storage()});
-    return fn(TwoLatticeAccess<T, R>{a_.data(), a_.data(), g_.cells});
+    if (aa_) return fn(AAStateAccess<L, T, R>{gs_, storage()});
+    return fn(TwoLatticeAccess<T, R>{a_, a_, stride_});
+  }
+
+  // Two lattices: the next step's lattice starts as a copy of the current one (the cells no step writes, solid
+  // and ghost, then hold the same values in both).
+  void copy_to_next() {
+    if (!aa_) std::copy(a_, a_ + std::size_t(L::Q) * std::size_t(stride_), b_);
   }
 
   AAStorage<T> storage() {
-    return AAStorage<T>{a_.data(),          snap_[cur_].data(),   snap_[cur_ ^ 1].data(),
+    return AAStorage<T>{a_,          snap_[cur_].data(),   snap_[cur_ ^ 1].data(),
                         rows_.row.data(),   rows_.row_cell.data(), std::int64_t(rows_.row_cell.size()),
                         rows_.boundary_rows, odd_};
   }
@@ -223,25 +235,26 @@ class CpuBackend final : public Backend {
   // boundary cells from the snapshot (any order would do: no two cells touch the same slot).
   void step_in_place() {
     const AAStorage<T> s = storage();
-    const GridView g = g_;
+    const GridView g = g_, gs = gs_;  // gs: the storage functions' view (cells = stride_)
+    const std::int64_t stride = stride_;
     const StepConstants<R> k = k_;
 #pragma omp parallel num_threads(threads_)
     {
 #pragma omp for schedule(static)
-      for (std::int64_t r = s.boundary_rows; r < s.rows; ++r) aa_gather_row<L>(g, s, r);
+      for (std::int64_t r = s.boundary_rows; r < s.rows; ++r) aa_gather_row<L>(gs, s, r);
 #pragma omp for schedule(static)
       for (std::int64_t r = 0; r < plan_.rows(); ++r) {
         const int y = int(r % g.n[1]), z = int(r / g.n[1]);
         for (std::int64_t j = plan_.begin[r]; j < plan_.begin[r + 1]; ++j) {
           const Segment sg = plan_.seg[j];
           if (sg.vec) {
-            (s.odd ? runs_.aa_odd : runs_.aa_even)(g, k.coll, s.f, y, z, sg.x0, sg.x1);
+            (s.odd ? runs_.aa_odd : runs_.aa_even)(g, stride, k.coll, s.f, y, z, sg.x0, sg.x1);
           } else {
             for (int x = sg.x0; x < sg.x1; ++x) {
               if (s.odd) {
-                aa_interior_update<L, T, R, true>(g, k, s.f, x, y, z);
+                aa_interior_update<L, T, R, true>(gs, k, s.f, x, y, z);
               } else {
-                aa_interior_update<L, T, R, false>(g, k, s.f, x, y, z);
+                aa_interior_update<L, T, R, false>(gs, k, s.f, x, y, z);
               }
             }
           }
@@ -252,7 +265,7 @@ class CpuBackend final : public Backend {
         const std::int64_t n = s.row_cell[r];
         int x[3];
         aa_coords(g, n, x);
-        AABoundaryAccess<L, T, R> acc{g, s};
+        AABoundaryAccess<L, T, R> acc{gs, s};
         update_cell<L, R>(g, k, acc, x[0], x[1], x[2]);
       }
     }
@@ -313,7 +326,15 @@ class CpuBackend final : public Backend {
   int threads_;
   RunKernels<L, T, R> runs_;  // the vector loops for these collision constants
   RowPlan plan_;              // rows cut into vector runs and per-cell segments
-  std::vector<T> a_, b_;  // two lattices; in place: a_ only
+  // Populations, Q arrays of stride_ values per lattice (padded_stride: the arrays staggered by a cache line), in
+  // one buffer: two lattices a_ (current) and b_ (next), swapped each step; in place: a_ only. gs_ is g_ with
+  // cells = stride_, for the storage functions (aa_lattice.hpp), which take the distance between the arrays of two
+  // directions from GridView::cells; everything else gets g_.
+  std::int64_t stride_ = 0;
+  GridView gs_{};
+  std::vector<T> store_;
+  T* a_ = nullptr;
+  T* b_ = nullptr;
   bool aa_ = false;
   AARows rows_;
   std::vector<T> snap_[2];
