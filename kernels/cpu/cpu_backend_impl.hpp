@@ -68,7 +68,9 @@ class CpuBackend final : public Backend {
   }
 
   std::string name() const override { return "cpu"; }
-  std::string device() const override { return std::to_string(threads_) + " OpenMP threads"; }
+  std::string device() const override {
+    return std::to_string(threads_) + " OpenMP threads, " + isa_name(runs_.isa) + " row loops";
+  }
   std::string kernel() const override { return aa_ ? "aa (one lattice, in place)" : "pull (two lattices)"; }
 
   void initialize() override {
