@@ -174,6 +174,38 @@ AEROLBM_HD void cells(const CollisionConstants<R>& k, const T* const* ld, T* con
   }
 }
 
+// The same for cells x .. x+B−1, B fixed: whole vectors, no scalar remainder.
+template <class L, class T, class R, int B>
+AEROLBM_HD void cell_block(const CollisionConstants<R>& k, const T* const* ld, T* const* st, int x) {
+#pragma omp simd
+  for (int j = 0; j < B; ++j) {
+    R f[L::Q];
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) f[i] = R(ld[i][x + j]);
+    collide<L, R>(f, k);
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) st[i][x + j] = T(f[i]);
+  }
+}
+
+// Two lattices: cells x0 .. x1−1 in blocks of one cache line of values (16 floats, 8 doubles: a whole number of
+// vectors for every variant), the remainder as one more block ending at x1, so that rows of ~100 cells do not
+// spend a tenth of their cells in the scalar remainder of a vector loop. The cells that last block repeats read
+// the same unchanged values and store the same results again. (In place a cell must not be updated twice; the
+// blocks without the overlap measured 3-8 % slower there than the plain loop, which aa_row keeps.) One core,
+// fp32, 96 x 100 x 104 cells: D3Q27 pull 42 -> 52 MLUPs, D3Q19 65 -> 68; D2Q9 2016 x 1984: 242 -> 275.
+template <class L, class T, class R>
+AEROLBM_HD void pull_blocks(const CollisionConstants<R>& k, const T* const* ld, T* const* st, int x0, int x1) {
+  constexpr int B = 64 / int(sizeof(T));
+  if (x1 - x0 < B) {
+    cells<L, T, R>(k, ld, st, x0, x1);
+    return;
+  }
+  int x = x0;
+  for (; x + B <= x1; x += B) cell_block<L, T, R, B>(k, ld, st, x);
+  if (x < x1) cell_block<L, T, R, B>(k, ld, st, x1 - B);
+}
+
 // Two lattices, cells x0 .. x1−1 of row (y, z), all interior with 1 ≤ x ≤ nx−2: the interior path of update_cell
 // (pull_interior, collide_and_store), several cells at a time.
 template <class L, class T, class R, bool Force, int Les>
@@ -190,7 +222,7 @@ AEROLBM_HD void pull_row(const GridView& g, std::int64_t stride, const Collision
     d[i] = dst + std::int64_t(i) * stride + here;
   }
   if (!les_branch_known<R, Les>(k)) return;
-  cells<L, T, R>(k, s, d, x0, x1);
+  pull_blocks<L, T, R>(k, s, d, x0, x1);
 }
 
 // In place (AA), cells x0 .. x1−1 of row (y, z), interior with 1 ≤ x ≤ nx−2: aa_interior_update, several cells at
