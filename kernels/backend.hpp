@@ -191,4 +191,9 @@ int lattice_q(Stencil s);
 // `bytes` bytes timed with CUDA events. 0 in CPU-only builds.
 double cuda_copy_bandwidth_gbs(std::size_t bytes, int repeats);
 
+// Host copy bandwidth in GB/s (bytes read + written per second): median of `repeats` copies (after a warm-up) of
+// `bytes` bytes, each of `threads` OpenMP threads (0: the OpenMP default, as the CPU backend) copying its own
+// contiguous share with memcpy. kernels/cpu/host_bandwidth.cpp.
+double host_copy_bandwidth_gbs(std::size_t bytes, int repeats, int threads = 0);
+
 }  // namespace aerolbm

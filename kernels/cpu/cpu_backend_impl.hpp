@@ -1,0 +1,357 @@
+#pragma once
+// CPU backend: OpenMP loops over the same per-cell physics the CUDA backend runs. This is the reference backend.
+// Rows of plain interior cells go through vectorised loops (kernels/cpu/cpu_rows.hpp), the other cells through the
+// per-cell update; both compute the same operations in the same order. Each lattice is instantiated in a file of
+// its own (cpu_backend_d2q9.cpp, ...), so that the three compile in parallel; cpu_backend.cpp picks one.
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <utility>
+
+#include "kernels/backend.hpp"
+#include "kernels/cpu/cpu_rows.hpp"
+#include "kernels/physics/cell_update.hpp"
+#include "kernels/storage/aa_lattice.hpp"
+#include "kernels/storage/aa_rows.hpp"
+#include "kernels/storage/two_lattice.hpp"
+
+namespace aerolbm::cpu {
+
+// The CPU's fields are on the host already: the transfer is a plain copy made at once.
+class HostFields final : public FieldsTransfer {
+ public:
+  std::vector<float> rho_, u_;
+  void wait() override {}
+  const float* rho() const override { return rho_.data(); }
+  const float* u() const override { return u_.data(); }
+};
+
+template <class L, class T>
+class CpuBackend final : public Backend {
+  using R = T;  // arithmetic in the storage precision (fp32 or fp64)
+
+ public:
+  CpuBackend(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p)
+      : dom_(d),
+        k_(make_step_constants<R>(p)),
+        threads_(cfg.threads > 0 ? cfg.threads : omp_get_max_threads()),
+        runs_(k_.coll) {
+    g_.n[0] = int(d.nx);
+    g_.n[1] = int(d.ny);
+    g_.n[2] = int(d.nz);
+    g_.cells = d.cells();
+    g_.periodic = periodic_axes(p);
+    g_.flags = dom_.flags.data();
+    g_.link = dom_.link.data();
+    g_.q = dom_.q.data();
+    for (int a = 0; a < 3; ++a) {
+      g_.origin[a] = int(d.origin[a]);
+      g_.global_n[a] = int(d.global_n[a]);
+    }
+    aa_ = cfg.kernel == "aa";
+    plan_ = build_row_plan<L>(g_, aa_);
+    stride_ = padded_stride(g_.cells, sizeof(T));
+    gs_ = g_;
+    gs_.cells = stride_;
+    const std::size_t lattice = std::size_t(L::Q) * std::size_t(stride_);
+    store_.assign((aa_ ? 1 : 2) * lattice, T(0));
+    a_ = store_.data();
+    if (aa_) {
+      rows_ = build_aa_rows<L>(g_);
+      snap_[0].assign(std::size_t(L::Q) * rows_.row_cell.size(), T(0));
+      snap_[1] = snap_[0];
+    } else {
+      b_ = a_ + lattice;
+    }
+  }
+
+  std::string name() const override { return "cpu"; }
+  std::string device() const override {
+    return std::to_string(threads_) + " OpenMP threads, " + isa_name(runs_.isa) + " row loops";
+  }
+  std::string kernel() const override { return aa_ ? "aa (one lattice, in place)" : "pull (two lattices)"; }
+
+  void initialize() override {
+    with_state([&](const auto& acc) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+      for (std::int64_t n = 0; n < g_.cells; ++n) initialize_cell<L, R>(g_, k_, acc, n);
+    });
+    copy_to_next();
+  }
+
+  void run(std::int64_t steps) override {
+    if (aa_) {
+      for (std::int64_t s = 0; s < steps; ++s) step_in_place();
+      return;
+    }
+    for (std::int64_t s = 0; s < steps; ++s) {
+      const TwoLatticeAccess<T, R> acc{a_, b_, stride_};
+      const GridView g = g_;
+      const std::int64_t stride = stride_;
+      const StepConstants<R> k = k_;
+      const RowPlan& plan = plan_;
+      const auto pull = runs_.pull;
+#pragma omp parallel for schedule(static) num_threads(threads_)
+      for (std::int64_t r = 0; r < plan.rows(); ++r) {
+        const int y = int(r % g.n[1]), z = int(r / g.n[1]);
+        for (std::int64_t j = plan.begin[r]; j < plan.begin[r + 1]; ++j) {
+          const Segment sg = plan.seg[j];
+          if (sg.vec) {
+            pull(g, stride, k.coll, acc.src, acc.dst, y, z, sg.x0, sg.x1);
+          } else {
+            for (int x = sg.x0; x < sg.x1; ++x) update_cell<L, R>(g, k, acc, x, y, z);
+          }
+        }
+      }
+      std::swap(a_, b_);
+    }
+  }
+
+  double timed_run(std::int64_t steps) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    run(steps);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  std::array<double, 3> wall_force() override {
+    return with_state([&](const auto& acc) { return wall_force(acc); });
+  }
+
+  void wall_force_cells(std::vector<double>& f) override {
+    const auto& cells = dom_.wall_cells;
+    const std::size_t rows = cells.size();
+    f.assign(3 * rows, 0.0);
+    with_state([&](const auto& acc) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+      for (std::size_t r = 0; r < rows; ++r) {
+        double c[3];
+        wall_force_cell<L, R>(g_, k_, acc, cells[r], c);
+        f[r] = c[0];
+        f[rows + r] = c[1];
+        f[2 * rows + r] = c[2];
+      }
+    });
+  }
+
+  void macroscopic(std::vector<float>& rho, std::vector<float>& u) override {
+    with_state([&](const auto& acc) { macroscopic(acc, rho, u); });
+  }
+
+  StateCheck check_state(double max_speed) override {
+    return with_state([&](const auto& acc) { return check_state(acc, max_speed); });
+  }
+
+  std::unique_ptr<FieldsTransfer> start_fields_transfer() override {
+    auto t = std::make_unique<HostFields>();
+    macroscopic(t->rho_, t->u_);
+    return t;
+  }
+
+  void read_populations(std::vector<double>& f) override {
+    f.resize(std::size_t(L::Q) * g_.cells);
+    with_state([&](const auto& acc) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+      for (std::int64_t n = 0; n < g_.cells; ++n)
+        for (int i = 0; i < L::Q; ++i) f[std::size_t(i) * g_.cells + n] = double(acc.get(i, n));
+    });
+  }
+
+  void write_populations(const std::vector<double>& f) override {
+    if (f.size() != std::size_t(L::Q) * g_.cells) throw std::runtime_error("write_populations: size mismatch");
+    with_state([&](const auto& acc) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+      for (std::int64_t n = 0; n < g_.cells; ++n)
+        for (int i = 0; i < L::Q; ++i) acc.put(i, n, R(f[std::size_t(i) * g_.cells + n]));
+    });
+    copy_to_next();
+  }
+
+  std::size_t population_bytes() const override { return sizeof(T); }
+
+  int halo_register(const std::vector<std::int64_t>& cells, const std::vector<int>& dirs) override {
+    if (aa_) throw std::logic_error("halo exchange needs the two-lattice (pull) layout");
+    Halo h;
+    h.cells = cells;
+    h.dirs = dirs;
+    h.buffer.resize(cells.size() * dirs.size());
+    halos_.push_back(std::move(h));
+    return int(halos_.size()) - 1;
+  }
+
+  HaloBuffer halo_buffer(int list) override {
+    auto& h = halos_.at(std::size_t(list));
+    return HaloBuffer{h.buffer.data(), nullptr, h.buffer.size() * sizeof(T)};
+  }
+
+  // The state is a_ after every step (two lattices, swapped): copy the stored values, bit for bit.
+  void halo_pack(int list, bool) override {
+    auto& h = halos_.at(std::size_t(list));
+    const std::size_t m = h.cells.size();
+    for (std::size_t j = 0; j < h.dirs.size(); ++j) {
+      const T* src = a_ + std::size_t(h.dirs[j]) * std::size_t(stride_);
+      T* out = h.buffer.data() + j * m;
+      for (std::size_t c = 0; c < m; ++c) out[c] = src[h.cells[c]];
+    }
+  }
+
+  void halo_unpack(int list, bool) override {
+    auto& h = halos_.at(std::size_t(list));
+    const std::size_t m = h.cells.size();
+    for (std::size_t j = 0; j < h.dirs.size(); ++j) {
+      T* dst = a_ + std::size_t(h.dirs[j]) * std::size_t(stride_);
+      const T* in = h.buffer.data() + j * m;
+      for (std::size_t c = 0; c < m; ++c) dst[h.cells[c]] = in[c];
+    }
+  }
+
+ private:
+  struct Halo {
+    std::vector<std::int64_t> cells;
+    std::vector<int> dirs;
+    std::vector<T> buffer;
+  };
+  std::vector<Halo> halos_;
+
+  // Calls fn with the accessor of the current state: get(i, n) = f*_i(n), put sets it.
+  template <class Fn>
+  decltype(auto) with_state(Fn&& fn) {
+    if (aa_) return fn(AAStateAccess<L, T, R>{gs_, storage()});
+    return fn(TwoLatticeAccess<T, R>{a_, a_, stride_});
+  }
+
+  // Two lattices: the next step's lattice starts as a copy of the current one (the cells no step writes, solid
+  // and ghost, then hold the same values in both).
+  void copy_to_next() {
+    if (!aa_) std::copy(a_, a_ + std::size_t(L::Q) * std::size_t(stride_), b_);
+  }
+
+  AAStorage<T> storage() {
+    return AAStorage<T>{a_,          snap_[cur_].data(),   snap_[cur_ ^ 1].data(),
+                        rows_.row.data(),   rows_.row_cell.data(), std::int64_t(rows_.row_cell.size()),
+                        rows_.boundary_rows, odd_};
+  }
+
+  // One in-place step: gather the boundary cells' interior neighbours, update the interior in place, then the
+  // boundary cells from the snapshot (any order would do: no two cells touch the same slot).
+  void step_in_place() {
+    const AAStorage<T> s = storage();
+    const GridView g = g_, gs = gs_;  // gs: the storage functions' view (cells = stride_)
+    const std::int64_t stride = stride_;
+    const StepConstants<R> k = k_;
+#pragma omp parallel num_threads(threads_)
+    {
+#pragma omp for schedule(static)
+      for (std::int64_t r = s.boundary_rows; r < s.rows; ++r) aa_gather_row<L>(gs, s, r);
+#pragma omp for schedule(static)
+      for (std::int64_t r = 0; r < plan_.rows(); ++r) {
+        const int y = int(r % g.n[1]), z = int(r / g.n[1]);
+        for (std::int64_t j = plan_.begin[r]; j < plan_.begin[r + 1]; ++j) {
+          const Segment sg = plan_.seg[j];
+          if (sg.vec) {
+            (s.odd ? runs_.aa_odd : runs_.aa_even)(g, stride, k.coll, s.f, y, z, sg.x0, sg.x1);
+          } else {
+            for (int x = sg.x0; x < sg.x1; ++x) {
+              if (s.odd) {
+                aa_interior_update<L, T, R, true>(gs, k, s.f, x, y, z);
+              } else {
+                aa_interior_update<L, T, R, false>(gs, k, s.f, x, y, z);
+              }
+            }
+          }
+        }
+      }
+#pragma omp for schedule(static)
+      for (std::int64_t r = 0; r < s.boundary_rows; ++r) {
+        const std::int64_t n = s.row_cell[r];
+        int x[3];
+        aa_coords(g, n, x);
+        AABoundaryAccess<L, T, R> acc{gs, s};
+        update_cell<L, R>(g, k, acc, x[0], x[1], x[2]);
+      }
+    }
+    cur_ ^= 1;
+    odd_ ^= 1;
+  }
+
+  template <class Acc>
+  std::array<double, 3> wall_force(const Acc& acc) {
+    double fx = 0, fy = 0, fz = 0;
+    const auto& cells = dom_.wall_cells;
+#pragma omp parallel for reduction(+ : fx, fy, fz) schedule(static) num_threads(threads_)
+    for (std::size_t r = 0; r < cells.size(); ++r) {
+      double f[3];
+      wall_force_cell<L, R>(g_, k_, acc, cells[r], f);
+      fx += f[0];
+      fy += f[1];
+      fz += f[2];
+    }
+    return {fx, fy, fz};
+  }
+
+  template <class Acc>
+  void macroscopic(const Acc& acc, std::vector<float>& rho, std::vector<float>& u) {
+    rho.resize(g_.cells);
+    u.resize(3 * g_.cells);
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (std::int64_t n = 0; n < g_.cells; ++n) {
+      R r, v[3];
+      cell_macroscopic<L, R>(k_, acc, n, r, v);
+      rho[n] = float(r);
+      for (int a = 0; a < 3; ++a) u[3 * n + a] = float(v[a]);
+    }
+  }
+
+  template <class Acc>
+  StateCheck check_state(const Acc& acc, double max_speed) {
+    std::int64_t first = g_.cells;
+#pragma omp parallel for reduction(min : first) schedule(static) num_threads(threads_)
+    for (std::int64_t n = 0; n < g_.cells; ++n) {
+      R speed = 0;
+      if (!cell_is_sane<L, R>(g_, k_, acc, n, R(max_speed), speed) && n < first) first = n;
+    }
+    StateCheck c;
+    if (first < g_.cells) {
+      R speed = 0;
+      cell_is_sane<L, R>(g_, k_, acc, first, R(max_speed), speed);
+      c.ok = false;
+      c.first_bad_cell = first;
+      c.speed = double(speed);
+    }
+    return c;
+  }
+
+  DomainData dom_;
+  GridView g_{};
+  StepConstants<R> k_;
+  int threads_;
+  RunKernels<L, T, R> runs_;  // the vector loops for these collision constants
+  RowPlan plan_;              // rows cut into vector runs and per-cell segments
+  // Populations, Q arrays of stride_ values per lattice (padded_stride: the arrays staggered by a cache line), in
+  // one buffer: two lattices a_ (current) and b_ (next), swapped each step; in place: a_ only. gs_ is g_ with
+  // cells = stride_, for the storage functions (aa_lattice.hpp), which take the distance between the arrays of two
+  // directions from GridView::cells; everything else gets g_.
+  std::int64_t stride_ = 0;
+  GridView gs_{};
+  std::vector<T> store_;
+  T* a_ = nullptr;
+  T* b_ = nullptr;
+  bool aa_ = false;
+  AARows rows_;
+  std::vector<T> snap_[2];
+  int cur_ = 0, odd_ = 0;
+};
+
+template <class L>
+std::unique_ptr<Backend> make_cpu_backend_for(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p) {
+  switch (cfg.precision) {
+    case Precision::FP32: return std::make_unique<CpuBackend<L, float>>(cfg, d, p);
+    case Precision::FP64: return std::make_unique<CpuBackend<L, double>>(cfg, d, p);
+    case Precision::FP16S:
+      throw std::invalid_argument("the CPU backend stores fp32 or fp64; fp16s storage is a CUDA-backend option");
+  }
+  throw std::invalid_argument("unknown precision");
+}
+
+}  // namespace aerolbm::cpu
