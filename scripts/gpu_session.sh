@@ -79,10 +79,12 @@ if want resources; then
     | c++filt | tee "$OUT/resources.log" | head -n 60
 fi
 if want output; then
-  log "output cost: default case at chord 256 (3.3 M cells, 52 MB of fields per frame), 1000 steps"
-  for every in 0 100; do
-    timeout 60 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda --steps 1000 -o /tmp/run_out$every --overwrite \
-      --set geometry.chord_cells=256 --set output.every=$every --set forces.every=100 2>&1 | grep "done:" | sed "s/^/every=$every: /"
+  log "output: default case at chord 256 (3.3 M cells), run loop with frames against none, disk bandwidth after"
+  for spec in "1000:20000" "100:2000"; do
+    every=${spec%%:*} steps=${spec##*:}
+    timeout 240 "$A" bench --case cases/naca0012_re1000_aoa5.yaml --set geometry.chord_cells=256 --steps $steps \
+      --repeats 1 --frames-every $every --output /tmp/bench_out 2>&1 | grep -E "^(pull|run loop|disk)" \
+      | tee -a "$OUT/output.log" | tee -a "$OUT/session.log"
   done
 fi
 if want sanitizers; then

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "kernels/backend.hpp"
@@ -17,7 +18,9 @@
 #include "src/geometry/make_body.hpp"
 #include "src/io/json.hpp"
 #include "src/solver/backend_select.hpp"
+#include "src/io/disk_bandwidth.hpp"
 #include "src/solver/domain.hpp"
+#include "src/solver/simulation.hpp"
 
 namespace aerolbm::app {
 namespace {
@@ -59,6 +62,50 @@ double median(std::vector<double> t) {
   return t[t.size() / 2];
 }
 
+// The case through the run loop as `aerolbm run` runs it (force samples, watchdog, frames every `every` steps, no
+// checkpoints, no progress line), `steps` steps, into `dir` (emptied first). Wall-clock seconds of the loop, the
+// writer's bytes and its frames in flight are in the result.
+RunResult run_loop(const Case& c0, const BenchCaseArgs& a, std::int64_t every, const std::filesystem::path& dir) {
+  Case c = c0;
+  c.output_every = every;
+  c.checkpoint_every = 0;
+  LatticeUnits u = lattice_units(c);
+  u.total_steps = a.steps;
+  u.average_steps = std::min(u.average_steps, std::int64_t(a.steps));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  RunOptions opt;
+  opt.backend = a.backend;
+  opt.output_dir = dir;
+  opt.progress = false;
+  Simulation sim(c, u, make_body(c), opt);
+  return sim.run();
+}
+
+void bench_output(const Case& c, const BenchCaseArgs& a, std::int64_t cells) {
+  const std::filesystem::path dir = std::filesystem::path(a.output_dir) / "run";
+  const RunResult plain = run_loop(c, a, 0, dir);
+  const RunResult framed = run_loop(c, a, a.frames_every, dir);
+  const double bytes = double(framed.frame_bytes);
+  // After the run, in the same folder: at least 2 GiB, and at least what the run wrote, so a write cache does not
+  // flatter the disk.
+  const std::size_t probe = std::max<std::size_t>(std::size_t(2) << 30, std::size_t(bytes));
+  const DiskBandwidth disk = measure_disk_write_bandwidth(a.output_dir, probe);
+  std::filesystem::remove_all(dir);
+  const double written_mbs = bytes / 1e6 / framed.wall_seconds;
+  const double floor_s = bytes / 1e6 / disk.mb_per_s;  // the fastest the disk can take these bytes
+  std::printf("run loop, %d steps, %lld cells: no frames %.3f s (%.0f MLUPs); a frame every %lld steps %.3f s "
+              "(%.0f MLUPs, %d frames, %.1f MB written, %.0f MB/s, up to %d frames in flight): cost %.1f %% of the "
+              "no-frame rate\n",
+              a.steps, static_cast<long long>(cells), plain.wall_seconds, plain.mlups,
+              static_cast<long long>(a.frames_every), framed.wall_seconds, framed.mlups, framed.frames, bytes / 1e6,
+              written_mbs, framed.frames_in_flight, 100.0 * (1.0 - framed.mlups / plain.mlups));
+  std::printf("disk write bandwidth (%s, %.0f MB with fdatasync): %.0f MB/s; the frames' bytes at that rate take "
+              "%.3f s: the run took %.2fx that (%.0f %% of the disk's rate)\n",
+              std::filesystem::absolute(a.output_dir).string().c_str(), double(disk.bytes) / 1e6, disk.mb_per_s,
+              floor_s, framed.wall_seconds / floor_s, 100.0 * written_mbs / disk.mb_per_s);
+}
+
 }  // namespace
 
 int run_bench_case(const BenchCaseArgs& a) {
@@ -87,7 +134,8 @@ int run_bench_case(const BenchCaseArgs& a) {
   bp.taylor_green_amplitude = 0.05;
   const DomainData box = box_domain(c.stencil, d.cells());
 
-  const double copy_gbs = gpu ? cuda_copy_bandwidth_gbs(std::size_t(1) << 30, 10) : 0.0;
+  const double copy_gbs = gpu ? cuda_copy_bandwidth_gbs(std::size_t(1) << 30, 10)
+                              : host_copy_bandwidth_gbs(std::size_t(1) << 28, 10);
   std::printf("aerolbm bench --case %s: %s, %lld x %lld x %lld = %lld cells, %zu near-wall cells, forces every %lld "
               "steps%s, %s backend%s\n",
               a.file.c_str(), stencil_text(c.stencil), static_cast<long long>(d.nx), static_cast<long long>(d.ny),
@@ -95,6 +143,8 @@ int run_bench_case(const BenchCaseArgs& a) {
               static_cast<long long>(K), per_cell ? " (per cell)" : "", a.backend.c_str(),
               gpu ? (", " + cuda_device_summary()).c_str() : "");
   if (gpu) std::printf("device copy bandwidth (1 GiB cudaMemcpy, read + write): %.0f GB/s\n", copy_gbs);
+  else std::printf("host copy bandwidth (256 MiB memcpy split over the OpenMP threads, read + write): %.1f GB/s\n",
+                   copy_gbs);
   std::printf("box: periodic %lld x %lld x %lld, BGK, Taylor-Green\n", static_cast<long long>(box.nx),
               static_cast<long long>(box.ny), static_cast<long long>(box.nz));
   std::printf("%-8s %-7s %8s %11s %11s %7s %9s %7s\n", "variant", "storage", "steps", "case MLUPs", "box MLUPs",
@@ -167,6 +217,7 @@ int run_bench_case(const BenchCaseArgs& a) {
       rows.push_back(row);
     }
   }
+  if (a.frames_every > 0) bench_output(c, a, d.cells());
   if (!a.json.empty()) {
     Json doc = Json::object();
     doc.set("case", c.name);

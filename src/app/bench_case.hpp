@@ -16,6 +16,10 @@ struct BenchCaseArgs {
   int steps = 200;                       // steps per timed repeat
   int repeats = 5;
   std::string json;
+  // > 0: also run the case through the run loop (Simulation) with a frame every this many steps, into
+  // `output_dir`, beside the same run without frames, and measure the disk's write bandwidth there afterwards.
+  std::int64_t frames_every = 0;
+  std::string output_dir = "bench-output";
 };
 
 int run_bench_case(const BenchCaseArgs& a);

@@ -32,6 +32,8 @@ struct BenchArgs {
   std::string ranks_grid;        // MPI runs: AxBxC, else chosen
   std::string case_file;         // --case: a real case beside the box (src/app/bench_case.cpp)
   std::vector<std::string> sets;
+  std::int64_t frames_every = 0;
+  std::string output_dir = "bench-output";
 };
 
 Stencil parse_stencil(const std::string& s) {
@@ -202,6 +204,11 @@ void add_bench_command(CLI::App& app, int& status) {
                   "Time this case (its grid, boundaries and force samples, no field output) beside the periodic box "
                   "of the same lattice, storage and size; --precision and --variants default to the case's own");
   cmd->add_option("--set", a->sets, "With --case: override a case key, key.path=value (repeatable)");
+  cmd->add_option("--frames-every", a->frames_every,
+                  "With --case: also time the run loop with a frame every N steps against none, and the disk's write "
+                  "bandwidth in --output afterwards");
+  cmd->add_option("--output", a->output_dir, "With --frames-every: the folder the frames go to (emptied)")
+      ->capture_default_str();
   // `aerolbm bench attention ...`: the fused attention kernel instead of the LBM kernels.
   CLI::App* attention = add_bench_attention_command(*cmd, status);
   cmd->require_subcommand(0, 1);
@@ -218,6 +225,8 @@ void add_bench_command(CLI::App& app, int& status) {
         c.steps = a->steps;
         c.repeats = a->repeats;
         c.json = a->json;
+        c.frames_every = a->frames_every;
+        c.output_dir = a->output_dir;
         status = run_bench_case(c);
         return;
       }

@@ -11,6 +11,7 @@
 
 #include "kernels/physics/cell_update.hpp"
 #include "kernels/storage/two_lattice.hpp"
+#include "tests/cases_dir.hpp"
 #include "tests/validation/harness.hpp"
 
 namespace aerolbm::testing {
@@ -106,7 +107,7 @@ void expect_rows_match_reference(const std::filesystem::path& file, const std::v
   }
 }
 
-std::filesystem::path cases() { return source_dir() / "cases"; }
+std::filesystem::path cases() { return cases_dir(); }
 
 TEST(CpuRows, AirfoilInletOutletSlipFacesInterpolatedWalls) {
   expect_rows_match_reference(cases() / "naca0012_re1000_aoa5.yaml", {"geometry.chord_cells=24"}, 40, 31,
