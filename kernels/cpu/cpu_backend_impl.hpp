@@ -13,6 +13,7 @@
 #include "kernels/backend.hpp"
 #include "kernels/cpu/cpu_rows.hpp"
 #include "kernels/physics/cell_update.hpp"
+#include "kernels/physics/wall_masks.hpp"
 #include "kernels/storage/aa_lattice.hpp"
 #include "kernels/storage/aa_rows.hpp"
 #include "kernels/storage/two_lattice.hpp"
@@ -46,6 +47,8 @@ class CpuBackend final : public Backend {
     g_.flags = dom_.flags.data();
     g_.link = dom_.link.data();
     g_.q = dom_.q.data();
+    wall_mask_ = build_wall_masks<L, R>(g_, k_, dom_.wall_cells);
+    g_.wall_mask = wall_mask_.data();
     for (int a = 0; a < 3; ++a) {
       g_.origin[a] = int(d.origin[a]);
       g_.global_n[a] = int(d.global_n[a]);
@@ -324,6 +327,7 @@ class CpuBackend final : public Backend {
 
   DomainData dom_;
   GridView g_{};
+  std::vector<std::uint32_t> wall_mask_;  // the wall table's link masks (kernels/physics/wall_masks.hpp)
   StepConstants<R> k_;
   int threads_;
   RunKernels<L, T, R> runs_;  // the vector loops for these collision constants

@@ -1,6 +1,7 @@
 #pragma once
 // Where each streamed population comes from: a neighbour, a periodic image, a mirrored population at a free-slip
-// face, or a wall (half-way or interpolated bounce-back). Plus the open boundaries (velocity inlet, pressure outlet)
+// face, or a wall (half-way or interpolated bounce-back, the wall links of a cell read from its row of the wall
+// table). Plus the open boundaries (velocity inlet, pressure outlet)
 // by non-equilibrium extrapolation from the interior neighbour (Guo, Zheng & Shi 2002).
 //
 // `Acc` is the storage accessor of a backend: acc.get(i, n) is the post-collision population i of cell n from the
@@ -9,42 +10,53 @@
 
 namespace aerolbm {
 
-// Bounce-back value for population i at cell n whose link −c_i ends in the body.
+// Interpolated bounce-back (Bouzidi, Firdaouss & Lallemand 2001) of population i at the near-wall cell n (row
+// `row` of the wall table) whose link −c_i ends in the body. `behind_fluid`: the cell at x + c_i lies inside the grid
+// and is fluid, `behind` = its post-collision population opp(i) (the second point of the q < ½ interpolation).
 template <class L, class R, class Acc>
-AEROLBM_HD_COLD R wall_value(const GridView& g, const StepConstants<R>& k, const Acc& acc, const int (&x)[3],
-                        std::int64_t n, std::uint8_t flag, int i) {
+AEROLBM_HD R wall_link_value(const GridView& g, const StepConstants<R>& k, const Acc& acc, std::int64_t n,
+                             std::int32_t row, bool behind_fluid, R behind, int i) {
   const int ib = opposite(i);
   const R fb = acc.get(ib, n);  // post-collision population heading into the wall
-  if (!k.interpolated_walls || !(flag & cell::near_wall)) return fb;
-  const R q = R(g.q[std::int64_t(g.link[n]) * L::Q + ib]);
+  if (!k.interpolated_walls) return fb;
+  const R q = R(g.q[std::int64_t(row) * L::Q + ib]);
   if (!(q > R(0))) return fb;  // no recorded crossing: treat as half-way
-  if (q < R(0.5)) {
-    // Bouzidi, q < ½: interpolate with the population leaving the fluid neighbour behind us.
-    int y[3];
-    bool ok = true;
-    AEROLBM_UNROLL
-    for (int a = 0; a < 3; ++a) {
-      y[a] = x[a] + L::c(i, a);
-      if (y[a] < 0 || y[a] >= g.n[a]) ok = false;
-    }
-    if (ok) {
-      const std::int64_t m = g.index(y[0], y[1], y[2]);
-      if ((g.flags[m] & cell::type_mask) == cell::fluid) {
-        return R(2) * q * fb + (R(1) - R(2) * q) * acc.get(ib, m);
-      }
-    }
-    return fb;
-  }
-  // Bouzidi, q ≥ ½: interpolate with the population leaving this cell away from the wall.
+  // q < ½: interpolate with the population leaving the fluid neighbour behind us.
+  if (q < R(0.5)) return behind_fluid ? R(2) * q * fb + (R(1) - R(2) * q) * behind : fb;
+  // q ≥ ½: interpolate with the population leaving this cell away from the wall.
   return (fb + (R(2) * q - R(1)) * acc.get(i, n)) / (R(2) * q);
 }
 
-// The population i arriving at cell x (index n) in this step, for cells at the edge of the grid or next to the
-// body (interior cells take the plain pull in update_cell).
+// The same value, for a caller that has not looked at the cell behind (the force samples).
 template <class L, class R, class Acc>
-AEROLBM_HD_COLD R streamed_value(const GridView& g, const StepConstants<R>& k, const Acc& acc, const int (&x)[3],
-                            std::int64_t n, std::uint8_t flag, int i) {
-  if (i == 0) return acc.get(0, n);
+AEROLBM_HD_COLD R wall_value(const GridView& g, const StepConstants<R>& k, const Acc& acc, const int (&x)[3],
+                             std::int64_t n, std::uint8_t flag, int i) {
+  const int ib = opposite(i);
+  if (!k.interpolated_walls || !(flag & cell::near_wall)) return acc.get(ib, n);
+  int y[3];
+  bool in = true;
+  AEROLBM_UNROLL
+  for (int a = 0; a < 3; ++a) {
+    y[a] = x[a] + L::c(i, a);
+    if (y[a] < 0 || y[a] >= g.n[a]) in = false;
+  }
+  const std::int64_t m = in ? g.index(y[0], y[1], y[2]) : n;
+  const bool fluid = in && (g.flags[m] & cell::type_mask) == cell::fluid;
+  return wall_link_value<L, R>(g, k, acc, n, g.link[n], fluid, fluid ? acc.get(ib, m) : R(0), i);
+}
+
+// Where population i of cell x (index n) streams from in this step, once the faces have had their say: the
+// post-collision population j of cell m — the neighbour at x − c_i, its periodic image, or the cell itself with the
+// population mirrored at a free-slip face. A no-slip face (or an open face reached sideways) bounces the cell's own
+// opposite population back: m = n, j = opp(i).
+struct StreamSource {
+  std::int64_t m;
+  int j;
+};
+
+template <class L, class R>
+AEROLBM_HD StreamSource stream_source(const GridView& g, const StepConstants<R>& k, const int (&x)[3],
+                                      std::int64_t n, int i) {
   int s[3] = {x[0] - L::c(i, 0), x[1] - L::c(i, 1), x[2] - L::c(i, 2)};
   int j = i;
   AEROLBM_UNROLL
@@ -59,15 +71,77 @@ AEROLBM_HD_COLD R streamed_value(const GridView& g, const StepConstants<R>& k, c
       s[a] = x[a];
       j = mirror<L>(j, a);
     } else {
-      return acc.get(opposite(i), n);  // no-slip face (or an open face reached sideways): bounce back
+      return {n, opposite(i)};
     }
   }
-  const std::int64_t m = g.index(s[0], s[1], s[2]);
-  // Only a near-wall cell has a link into the body (bodies keep clear of the faces, so no link wraps into one):
-  // other cells at faces skip the neighbour's flag.
-  if ((flag & cell::near_wall) && (g.flags[m] & cell::type_mask) == cell::solid)
-    return wall_value<L, R>(g, k, acc, x, n, flag, i);
-  return acc.get(j, m);
+  return {g.index(s[0], s[1], s[2]), j};
+}
+
+// The wall table's two masks of a near-wall cell n: bit i of `wall` when population i arrives through the body
+// (its stream source is a solid cell), bit i of `behind` when the cell at x + c_i lies inside the grid and is
+// fluid. Computed once at set-up (kernels/physics/wall_masks.hpp), so a step reads one row instead of the flags of
+// every neighbour one after the other.
+template <class L, class R>
+inline void wall_link_masks(const GridView& g, const StepConstants<R>& k, std::int64_t n, std::uint32_t& wall,
+                                std::uint32_t& behind) {
+  static_assert(L::Q <= 32, "one bit per direction");
+  wall = behind = 0;
+  const int x[3] = {int(n % g.n[0]), int((n / g.n[0]) % g.n[1]), int(n / (std::int64_t(g.n[0]) * g.n[1]))};
+  for (int i = 1; i < L::Q; ++i) {
+    const StreamSource s = stream_source<L, R>(g, k, x, n, i);
+    const bool bounced = s.m == n && s.j == opposite(i);
+    if (!bounced && (g.flags[s.m] & cell::type_mask) == cell::solid) wall |= 1u << i;
+    bool in = true;
+    int y[3];
+    for (int a = 0; a < 3; ++a) {
+      y[a] = x[a] + L::c(i, a);
+      if (y[a] < 0 || y[a] >= g.n[a]) in = false;
+    }
+    if (in && (g.flags[g.index(y[0], y[1], y[2])] & cell::type_mask) == cell::fluid) behind |= 1u << i;
+  }
+}
+
+// What a cell that is not plain interior needs of the wall table: its row (−1: no wall links) and the row's two
+// masks (wall_link_masks). Read from the grid by the one-pass kernels and the CPU; carried in the list entry of a
+// separate boundary pass (kernels/storage/boundary_list.hpp), so those cells skip the dependent loads.
+struct BoundaryLinks {
+  std::int32_t row = -1;
+  std::uint32_t wall = 0, behind = 0;
+};
+
+AEROLBM_HD BoundaryLinks boundary_links(const GridView& g, std::int64_t n, std::uint8_t flag) {
+  BoundaryLinks b;
+  if (flag & cell::near_wall) {
+    b.row = g.link[n];
+    b.wall = g.wall_mask[2 * std::int64_t(b.row)];
+    b.behind = g.wall_mask[2 * std::int64_t(b.row) + 1];
+  }
+  return b;
+}
+
+// The populations arriving at a cell that is not plain interior (at a face or next to the body), in this step:
+// first every population that streams from a fluid cell, a periodic image or a face (all loads independent of
+// each other), then those that come through the body, by bounce-back from the cell's own populations and, for
+// q < ½, the neighbour behind, which is one of the populations just pulled.
+template <class L, class R, class Acc>
+AEROLBM_HD void pull_boundary(const GridView& g, const StepConstants<R>& k, const Acc& acc, const int (&x)[3],
+                              std::int64_t n, const BoundaryLinks& b, R (&f)[L::Q]) {
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) {
+    if ((b.wall >> i) & 1u) {
+      f[i] = R(0);  // set below
+      continue;
+    }
+    const StreamSource s = stream_source<L, R>(g, k, x, n, i);
+    f[i] = acc.get(s.j, s.m);
+  }
+  if (b.wall == 0) return;
+  // A link with the fluid cell behind it (bit i of `behind`) has x + c_i inside the grid and not solid, so
+  // population opp(i) was pulled from there above and is not a wall link: f[opp(i)] is the value Bouzidi needs.
+  AEROLBM_UNROLL
+  for (int i = 1; i < L::Q; ++i)
+    if ((b.wall >> i) & 1u)
+      f[i] = wall_link_value<L, R>(g, k, acc, n, b.row, (b.behind >> i) & 1u, f[opposite(i)], i);
 }
 
 // Inflow velocity at a cell of the inlet face: uniform, or the parabola of a channel whose no-slip walls lie

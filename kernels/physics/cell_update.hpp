@@ -53,6 +53,20 @@ AEROLBM_HD void collide_and_store(const StepConstants<R>& k, Acc& acc, std::int6
   for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
 }
 
+// A cell that is not plain interior: an open-boundary node, or a fluid cell at a face or next to the body.
+template <class L, class R, class Acc>
+AEROLBM_HD void update_boundary_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, const int (&x)[3],
+                                     std::int64_t n, std::uint8_t flag, const BoundaryLinks& b) {
+  const std::uint8_t type = flag & cell::type_mask;
+  if (type != cell::fluid) {
+    open_boundary_cell<L, R>(g, k, acc, x, n, type == cell::inlet);
+    return;
+  }
+  R f[L::Q];
+  pull_boundary<L, R>(g, k, acc, x, n, b, f);
+  collide_and_store<L, R>(k, acc, n, f);
+}
+
 template <class L, class R, class Acc>
 AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2) {
   const int x[3] = {x0, x1, x2};
@@ -60,18 +74,13 @@ AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& a
   const std::uint8_t flag = g.flags[n];
   const std::uint8_t type = flag & cell::type_mask;
   if (type == cell::solid || (flag & cell::ghost)) return;
-  if (type != cell::fluid) {
-    open_boundary_cell<L, R>(g, k, acc, x, n, type == cell::inlet);
+  if (is_interior<L>(g, flag, x0, x1, x2)) {
+    R f[L::Q];
+    pull_interior<L, R>(g, acc, x0, x1, x2, f);
+    collide_and_store<L, R>(k, acc, n, f);
     return;
   }
-  R f[L::Q];
-  if (is_interior<L>(g, flag, x0, x1, x2)) {
-    pull_interior<L, R>(g, acc, x0, x1, x2, f);
-  } else {
-    AEROLBM_UNROLL
-    for (int i = 0; i < L::Q; ++i) f[i] = streamed_value<L, R>(g, k, acc, x, n, flag, i);
-  }
-  collide_and_store<L, R>(k, acc, n, f);
+  update_boundary_cell<L, R>(g, k, acc, x, n, flag, boundary_links(g, n, flag));
 }
 
 // Momentum exchange on the body through link i of one near-wall fluid cell x (index n), for the state the
