@@ -19,7 +19,7 @@ def main(paths):
         grid = f"{doc['nx']} × {doc['ny']} × {doc['nz']}"
         for r in doc["results"]:
             flag = "" if r.get("forces_finite", True) else " (diverged)"
-            print(f"| {doc['case']} | {doc['lattice']} | {grid} | {doc['near_wall_cells']:,} | {r['variant']} | "
+            print(f"| {doc['case']} | {doc['lattice']} | {grid} | {doc['near_wall_cells']:,} | {r['variant']}{' (split)' if 'own pass' in r.get('kernel', '') else ''} | "
                   f"{r['storage']} | {r['box_mlups']:,.0f} | {r['case_mlups']:,.0f}{flag} | "
                   f"{100 * r['ratio']:.1f} % | {r['percent_of_copy']:.1f} % |")
     return 0

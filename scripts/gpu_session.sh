@@ -46,11 +46,16 @@ if want bench; then
 fi
 if want cases; then
   log "every shipped case beside the box of the same lattice, storage and size (aerolbm bench --case)"
+  # CASE_RUNS: what to run for each case, "LABEL:VARIANTS:AEROLBM_PULL_BOUNDARY" (empty: the built-in rule).
   mkdir -p /tmp/cases
   for c in cases/*.yaml cases/ci/*.yaml; do
     n=$(basename "$c" .yaml); [ "$(dirname "$c")" = cases/ci ] && n=ci_$n
-    timeout 240 "$A" bench --case "$c" --variants pull,aa --precision fp32,fp16s --steps ${CASE_STEPS:-200} \
-      --json "/tmp/cases/$n.json" 2>&1 | tee -a "$OUT/cases.log" | grep -vE "^(aerolbm bench|device copy|box:)"
+    for run in ${CASE_RUNS:-auto:pull,aa:}; do
+      label=${run%%:*} rest=${run#*:}; variants=${rest%%:*} mode=${rest#*:}
+      AEROLBM_PULL_BOUNDARY=$mode timeout 240 "$A" bench --case "$c" --variants "$variants" --precision fp32,fp16s \
+        --steps ${CASE_STEPS:-200} --json "/tmp/cases/${n}_$label.json" 2>&1 | tee -a "$OUT/cases.log" \
+        | grep -vE "^(aerolbm bench|device copy|box:)"
+    done
   done
   python3 scripts/case_table.py /tmp/cases/*.json > "$OUT/cases_table.md"
   log "the 3D wing as users run it (frames as in the case file)"
@@ -63,9 +68,11 @@ fi
 if want ncu; then
   log "Nsight Compute: the one-pass kernels on the 3D wing and on the box of its size"
   NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-  for spec in "--case cases/wing_naca0012_ar4.yaml:wing" "--lattice D3Q19 --cells 14155776:box"; do
+  # NCU_SPECS: "BENCH ARGUMENTS:NAME" items separated by ';' (default: the wing and the box of its size).
+  IFS=';' read -ra specs <<< "${NCU_SPECS:---case cases/wing_naca0012_ar4.yaml:wing;--lattice D3Q19 --cells 14155776:box}"
+  for spec in "${specs[@]}"; do
     args=${spec%%:*} name=${spec##*:}
-    timeout 300 "$NCU" --clock-control none -k regex:stream_collide -s 20 -c 2 \
+    timeout 300 "$NCU" --clock-control none -k regex:"stream_collide|wall_force" -s 20 -c ${NCU_COUNT:-2} \
       --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
       "$A" bench $args --variants pull --precision fp32 --steps 20 --repeats 1 > "$OUT/ncu_$name.log" 2>&1
     grep -E "stream_collide|Duration|DRAM Throughput|Memory Throughput|Registers Per|Achieved Occupancy|Local" \
@@ -80,11 +87,17 @@ if want resources; then
 fi
 if want output; then
   log "output: default case at chord 256 (3.3 M cells), run loop with frames against none, disk bandwidth after"
-  for spec in "1000:20000" "100:2000"; do
-    every=${spec%%:*} steps=${spec##*:}
+  # OUTPUT_RUNS: "EVERY:STEPS[:--set ...]" items separated by ';' (default: the issue's two targets, fp32, the
+  # case's formats).
+  IFS=';' read -ra runs <<< "${OUTPUT_RUNS:-1000:20000;100:2000}"
+  for spec in "${runs[@]}"; do
+    IFS=':' read -r every steps extra <<< "$spec"
+    log "output: a frame every $every of $steps steps ${extra:-}"
+    set -f  # $extra holds YAML lists ([hdf5]), not file patterns
     timeout 240 "$A" bench --case cases/naca0012_re1000_aoa5.yaml --set geometry.chord_cells=256 --steps $steps \
-      --repeats 1 --frames-every $every --output /tmp/bench_out 2>&1 | grep -E "^(pull|run loop|disk)" \
+      --repeats 1 --frames-every $every --output /tmp/bench_out $extra 2>&1 | grep -E "^(pull|run loop|disk)" \
       | tee -a "$OUT/output.log" | tee -a "$OUT/session.log"
+    set +f
   done
 fi
 if want sanitizers; then

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -19,10 +21,28 @@
 #include "kernels/cuda/field_transfer.cuh"
 #include "kernels/cuda/halo_kernels.cuh"
 #include "kernels/cuda/lbm_kernels.cuh"
+#include "kernels/physics/wall_masks.hpp"
 #include "kernels/storage/aa_rows.hpp"
 
 namespace aerolbm {
 namespace {
+
+// Whether the pull variant runs its boundary cells as a pass of their own (beside the interior-only kernel) or in
+// the one-pass kernel. Measured on the H200 (kernels/PERFORMANCE.md, 2026-12-01): the split pays on 2D grids from
+// about half a million cells (the cylinder 83.9 → 91.1 % of its box, the Selig airfoil 83.9 → 86.2 %), where a
+// step is long enough to hide the second kernel and the boundary cells are few; it costs on smaller grids (the
+// default case 62.5 → 54.0 %) and in 3D, where the faces are whole planes of list entries (the wing 89.4 → 74.5 %).
+// AEROLBM_PULL_BOUNDARY=one|split overrides the rule (tests, measurements).
+inline constexpr std::int64_t kSplitCells2D = 500000;
+inline bool split_boundary_pass(int dims, std::int64_t cells) {
+  if (const char* v = std::getenv("AEROLBM_PULL_BOUNDARY"); v && *v) {
+    const std::string s = v;
+    if (s == "split") return true;
+    if (s == "one") return false;
+    throw std::invalid_argument("AEROLBM_PULL_BOUNDARY: '" + s + "'; use one or split");
+  }
+  return dims == 2 && cells >= kSplitCells2D;
+}
 
 template <class L, class T>
 class CudaBackend final : public Backend {
@@ -51,6 +71,11 @@ class CudaBackend final : public Backend {
                                   std::to_string(free_b >> 20) + " MiB are free on " + device_ +
                                   ". Lower geometry.chord_cells or domain.size_chords, or use fp16s storage.");
     }
+    if (d.nx * d.ny >= (std::int64_t(1) << 32) || d.nz > 65535) {
+      throw std::invalid_argument("the grid (" + std::to_string(d.nx) + " x " + std::to_string(d.ny) + " x " +
+                                  std::to_string(d.nz) + ") is larger than the CUDA backend's step kernels cover "
+                                  "(a z-plane under 2^32 cells, at most 65535 planes). Lower domain.size_chords.");
+    }
     g_.n[0] = int(d.nx);
     g_.n[1] = int(d.ny);
     g_.n[2] = int(d.nz);
@@ -68,6 +93,14 @@ class CudaBackend final : public Backend {
     q_.upload(d.q.data(), d.q.size());
     rows_.resize(std::max<std::size_t>(1, d.wall_cells.size()));
     rows_.upload(d.wall_cells.data(), d.wall_cells.size());
+    std::vector<std::uint32_t> masks;
+    {
+      GridView host = g_;
+      host.flags = d.flags.data();
+      masks = build_wall_masks<L, R>(host, k_, d.wall_cells);
+      wall_mask_.resize(std::max<std::size_t>(1, masks.size()));
+      wall_mask_.upload(masks.data(), masks.size());
+    }
     // Whether any non-solid cell is not plain interior (walls, open and slip faces, MPI ghost layers): without
     // such cells (a periodic box) the pull kernel runs without its boundary path.
     {
@@ -79,19 +112,18 @@ class CudaBackend final : public Backend {
         boundary_cells_ = !is_interior<L>(host, d.flags[n], x, y, z);
       }
     }
-    // The tiled variant's boundary cells (faces, walls, open boundaries; never solids), updated from a list; the
-    // pull and in-place kernels update every cell in one pass.
-    if (variant_ == "tiled") {
+    // Cells updated from a list by stream_collide_boundary (faces, walls, open boundaries; never solids or ghosts):
+    // the tiled variant's (its tile has no halo across faces), and the pull variant's when it runs its boundary
+    // cells as a pass of their own beside the interior-only kernel (split_, see launch_step).
+    split_ = variant_ == "pull" && boundary_cells_ && split_boundary_pass(L::D, d.cells());
+    if (variant_ == "tiled" || split_) {
       GridView host = g_;
       host.flags = d.flags.data();
-      std::vector<std::int64_t> list;
-      for (std::int64_t z = 0; z < d.nz; ++z)
-        for (std::int64_t y = 0; y < d.ny; ++y)
-          for (std::int64_t x = 0; x < d.nx; ++x) {
-            const std::int64_t n = host.index(int(x), int(y), int(z));
-            if ((d.flags[n] & cell::type_mask) == cell::solid) continue;
-            if (!is_tile_interior<L>(host, d.flags[n], int(x), int(y), int(z))) list.push_back(n);
-          }
+      host.link = d.link.data();
+      host.wall_mask = masks.data();
+      const std::vector<BoundaryCell> list = build_boundary_list(host, [&](std::uint8_t f, int x, int y, int z) {
+        return !(split_ ? is_interior<L>(host, f, x, y, z) : is_tile_interior<L>(host, f, x, y, z));
+      });
       nboundary_ = std::int64_t(list.size());
       boundary_.resize(std::max<std::size_t>(1, list.size()));
       boundary_.upload(list.data(), list.size());
@@ -116,12 +148,15 @@ class CudaBackend final : public Backend {
     g_.flags = flags_.data();
     g_.link = link_.data();
     g_.q = q_.data();
+    g_.wall_mask = wall_mask_.data();
     a_.resize(std::size_t(L::Q) * g_.cells);
     if (!aa_) b_.resize(std::size_t(L::Q) * g_.cells);
     force_blocks_ = int(std::max<std::int64_t>(1, (nrows_ + cuda::kForceRowsPerBlock - 1) / cuda::kForceRowsPerBlock));
     force_partial_.resize(3 * std::size_t(force_blocks_));
     force_cells_.resize(std::max<std::int64_t>(1, 3 * nrows_));
     force_sum_.resize(3);
+    force_done_.resize(1);
+    AEROLBM_CUDA_CHECK(cudaMemset(force_done_.data(), 0, sizeof(unsigned int)));
     sample_total_.resize(3 * kSampleCapacity);
     AEROLBM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     AEROLBM_CUDA_CHECK(cudaEventCreate(&start_));
@@ -132,6 +167,9 @@ class CudaBackend final : public Backend {
     for (auto& h : halos_)
       if (h.host) cudaFreeHost(h.host);
     if (halo_stream_) cudaStreamDestroy(halo_stream_);
+    if (side_stream_) cudaStreamDestroy(side_stream_);
+    if (fork_) cudaEventDestroy(fork_);
+    if (join_) cudaEventDestroy(join_);
     if (edges_done_) cudaEventDestroy(edges_done_);
     if (core_done_) cudaEventDestroy(core_done_);
     for (auto& kv : graphs_) cudaGraphExecDestroy(kv.second);
@@ -144,7 +182,7 @@ class CudaBackend final : public Backend {
   std::string device() const override { return device_; }
   std::string kernel() const override {
     return variant_ + (aa_ ? " (one lattice in place" : " (two lattices") +
-           (sizeof(T) == 2 ? ", fp16s storage)" : ", fp32)");
+           (sizeof(T) == 2 ? ", fp16s storage" : ", fp32") + (split_ ? ", boundary cells in their own pass)" : ")");
   }
 
   void initialize() override {
@@ -394,8 +432,7 @@ class CudaBackend final : public Backend {
       }
     AEROLBM_CUDA_CHECK(cudaEventRecord(edges_done_, halo_stream_));
     // The rest of the grid on the main stream, at the same time.
-    const dim3 grid(cuda::blocks_for(g_.n[0], 128), unsigned(g_.n[1]), unsigned(g_.n[2]));
-    cuda::stream_collide_pull<L, T, R><<<grid, 128, 0, stream_>>>(g_, k_, src, dst, e);
+    cuda::stream_collide_pull<L, T, R><<<cuda::plane_grid(g_), cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, e);
     AEROLBM_CUDA_LAUNCH_CHECK();
     // The halo exchange packs behind the edge layers on the halo stream while the core runs.
     in_step_ = true;
@@ -464,11 +501,11 @@ class CudaBackend final : public Backend {
   // snapshot, which the interior cells they read refresh as they go).
   void launch_step_in_place(int odd) {
     const AAStorage<T> s = storage_at(odd);
-    const dim3 grid(cuda::blocks_for(g_.n[0], 128), unsigned(g_.n[1]), unsigned(g_.n[2]));
+    const dim3 grid = cuda::plane_grid(g_);
     if (odd) {
-      cuda::stream_collide_aa<L, T, R, true><<<grid, 128, 0, stream_>>>(g_, k_, s);
+      cuda::stream_collide_aa<L, T, R, true><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
     } else {
-      cuda::stream_collide_aa<L, T, R, false><<<grid, 128, 0, stream_>>>(g_, k_, s);
+      cuda::stream_collide_aa<L, T, R, false><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
     }
     AEROLBM_CUDA_LAUNCH_CHECK();
   }
@@ -484,12 +521,34 @@ class CudaBackend final : public Backend {
             g_, k_, src, dst, boundary_.data(), nboundary_);
         AEROLBM_CUDA_LAUNCH_CHECK();
       }
+    } else if (split_) {
+      // The interior-only kernel (the periodic box's registers and occupancy) over the grid, which leaves the
+      // other cells alone, and beside it, on a second stream, the list of boundary cells: the two write disjoint
+      // cells of dst and only read src, so they may overlap; the step ends when both have.
+      if (!side_stream_) {
+        AEROLBM_CUDA_CHECK(cudaStreamCreateWithFlags(&side_stream_, cudaStreamNonBlocking));
+        AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
+        AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
+      }
+      const bool side = nboundary_ > 0;  // an MPI block may have ghost layers (not updated here) and nothing else
+      if (side) {
+        AEROLBM_CUDA_CHECK(cudaEventRecord(fork_, stream_));
+        AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(side_stream_, fork_, 0));
+        cuda::stream_collide_boundary<L, T, R><<<cuda::blocks_for(nboundary_, 128), 128, 0, side_stream_>>>(
+            g_, k_, src, dst, boundary_.data(), nboundary_);
+        AEROLBM_CUDA_LAUNCH_CHECK();
+        AEROLBM_CUDA_CHECK(cudaEventRecord(join_, side_stream_));
+      }
+      cuda::stream_collide_pull<L, T, R, false><<<cuda::plane_grid(g_), cuda::kStepBlock, 0, stream_>>>(
+          g_, k_, src, dst, EdgeLayers{});
+      AEROLBM_CUDA_LAUNCH_CHECK();
+      if (side) AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(stream_, join_, 0));
     } else {
-      const dim3 grid(cuda::blocks_for(g_.n[0], 128), unsigned(g_.n[1]), unsigned(g_.n[2]));
+      const dim3 grid = cuda::plane_grid(g_);
       if (boundary_cells_) {
-        cuda::stream_collide_pull<L, T, R, true><<<grid, 128, 0, stream_>>>(g_, k_, src, dst, EdgeLayers{});
+        cuda::stream_collide_pull<L, T, R, true><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, EdgeLayers{});
       } else {
-        cuda::stream_collide_pull<L, T, R, false><<<grid, 128, 0, stream_>>>(g_, k_, src, dst, EdgeLayers{});
+        cuda::stream_collide_pull<L, T, R, false><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, EdgeLayers{});
       }
       AEROLBM_CUDA_LAUNCH_CHECK();
     }
@@ -556,10 +615,8 @@ class CudaBackend final : public Backend {
     if (nrows_ > 0) {
       with_state([&](auto acc) {
         cuda::wall_force_kernel<L, R><<<unsigned(force_blocks_), cuda::kForceBlock, 0, stream_>>>(
-            g_, k_, acc, rows_.data(), nrows_, per_row, force_partial_.data());
+            g_, k_, acc, rows_.data(), nrows_, per_row, force_partial_.data(), force_done_.data(), total);
       });
-      AEROLBM_CUDA_LAUNCH_CHECK();
-      cuda::force_total_kernel<<<1, cuda::kForceBlock, 0, stream_>>>(force_partial_.data(), force_blocks_, total);
       AEROLBM_CUDA_LAUNCH_CHECK();
     } else {
       AEROLBM_CUDA_CHECK(cudaMemsetAsync(total, 0, 3 * sizeof(double), stream_));
@@ -598,10 +655,14 @@ class CudaBackend final : public Backend {
   cuda::DeviceBuffer<std::uint8_t> flags_;
   cuda::DeviceBuffer<std::int32_t> link_;
   cuda::DeviceBuffer<float> q_;
+  cuda::DeviceBuffer<std::uint32_t> wall_mask_;  // 2 words per wall row (kernels/physics/wall_masks.hpp)
   cuda::DeviceBuffer<std::int64_t> rows_;
-  cuda::DeviceBuffer<std::int64_t> boundary_;  // tiled: cells updated by the boundary kernel
+  cuda::DeviceBuffer<BoundaryCell> boundary_;  // tiled, split pull: cells updated by the boundary kernel
   std::int64_t nboundary_ = 0;
   bool boundary_cells_ = false;  // any non-solid cell that is not plain interior
+  bool split_ = false;           // pull: boundary cells in a pass of their own (launch_step)
+  cudaStream_t side_stream_ = nullptr;
+  cudaEvent_t fork_ = nullptr, join_ = nullptr;
   cuda::DeviceBuffer<T> a_, b_;  // two lattices; in place: a_ only
   bool aa_ = false;               // in-place storage (kernels/storage/aa_lattice.hpp)
   cuda::DeviceBuffer<std::int32_t> aa_row_;
@@ -611,6 +672,7 @@ class CudaBackend final : public Backend {
   int odd_ = 0;  // in place: steps done so far, mod 2 (the layout, and which snapshot is current)
   int force_blocks_ = 1;
   cuda::DeviceBuffer<double> force_partial_, force_cells_, force_sum_;
+  cuda::DeviceBuffer<unsigned int> force_done_;  // the force kernel's count of finished blocks (0 between samples)
   cuda::DeviceBuffer<double> sample_total_, sample_cells_;  // queued force samples (kSampleCapacity slots)
   std::vector<int> queued_;          // per queued sample: its per-cell slot in sample_cells_, −1 if none
   std::size_t cell_slots_used_ = 0;

@@ -4,6 +4,7 @@
 #include "kernels/backend.hpp"
 #include "kernels/physics/cell_update.hpp"
 #include "kernels/storage/aa_lattice.hpp"
+#include "kernels/storage/boundary_list.hpp"
 #include "kernels/storage/two_lattice.hpp"
 
 namespace aerolbm::cuda {
@@ -16,6 +17,25 @@ namespace aerolbm::cuda {
 
 AEROLBM_HD bool on_edge(const EdgeLayers& e, int x, int y, int z) {
   return x == e.lo[0] || x == e.hi[0] || y == e.lo[1] || y == e.hi[1] || z == e.lo[2] || z == e.hi[2];
+}
+
+// The step kernels' threads cover each z-plane (a 2D grid's only plane) row after row without gaps: block x of
+// plane z holds the cells p = 128·x + t of that plane, in index order. Blocks per row would leave the last block of
+// every row part empty where nx is not a multiple of 128 (a 400-cell row: 4 blocks for 3.125 blocks' worth, 22 %
+// of the thread slots idle), and would put a row's first and last cells (an inlet and an outlet node) in two
+// different warps, each diverging from its 31 interior neighbours, where here they are mostly in one.
+inline constexpr int kStepBlock = 128;
+inline dim3 plane_grid(const GridView& g) {
+  return dim3(unsigned((std::int64_t(g.n[0]) * g.n[1] + kStepBlock - 1) / kStepBlock), unsigned(g.n[2]), 1);
+}
+__device__ inline bool plane_cell(const GridView& g, int& x, int& y, int& z) {
+  const unsigned p = blockIdx.x * unsigned(kStepBlock) + threadIdx.x;
+  const unsigned nx = unsigned(g.n[0]);
+  if (p >= nx * unsigned(g.n[1])) return false;
+  y = int(p / nx);
+  x = int(p - unsigned(y) * nx);
+  z = int(blockIdx.y);
+  return true;
 }
 
 // Blocks of 128 threads that each multiprocessor should hold at once: a register budget for the one-pass kernels
@@ -35,11 +55,10 @@ inline constexpr int kMinBlocksInPlace = L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4);
 // interior path alone needs far fewer registers (D2Q9: 32 against 48, so 16 blocks per multiprocessor instead of
 // 10; the D2Q9 box measured 11 % faster); the backend picks it only when every non-solid cell is interior.
 template <class L, class T, class R, bool Boundaries = true>
-__global__ void __launch_bounds__(128, Boundaries ? kMinBlocks<L> : 1) stream_collide_pull(
+__global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : 1) stream_collide_pull(
     GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst, EdgeLayers skip) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y, z = blockIdx.z;
-  if (x >= g.n[0] || on_edge(skip, x, y, z)) return;
+  int x, y, z;
+  if (!plane_cell(g, x, y, z) || on_edge(skip, x, y, z)) return;
   TwoLatticeAccess<T, R> acc{src, dst, g.cells};
   if constexpr (Boundaries) {
     update_cell<L, R>(g, k, acc, x, y, z);
@@ -68,17 +87,26 @@ __global__ void __launch_bounds__(128, kMinBlocks<L>) edge_layer_update(GridView
   update_cell<L, R>(g, k, acc, x[0], x[1], x[2]);
 }
 
-// The tiled variant's boundary cells, from a list.
+// The cells of a boundary list (kernels/storage/boundary_list.hpp): the pull variant's split pass, the tiled
+// variant's cells next to faces (among them interior cells at periodic faces, whose neighbours wrap).
 template <class L, class T, class R>
 __global__ void stream_collide_boundary(GridView g, StepConstants<R> k, const T* __restrict__ src,
-                                        T* __restrict__ dst, const std::int64_t* __restrict__ cells,
+                                        T* __restrict__ dst, const BoundaryCell* __restrict__ cells,
                                         std::int64_t count) {
   const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r >= count) return;
-  const std::int64_t n = cells[r];
-  const int x = int(n % g.n[0]), y = int((n / g.n[0]) % g.n[1]), z = int(n / (std::int64_t(g.n[0]) * g.n[1]));
+  const BoundaryCell c = cells[r];
+  const int x[3] = {c.x, c.y, c.z};
+  const std::int64_t n = g.index(c.x, c.y, c.z);
+  const auto flag = std::uint8_t(c.flag);
   TwoLatticeAccess<T, R> acc{src, dst, g.cells};
-  update_cell<L, R>(g, k, acc, x, y, z);
+  if (is_interior<L>(g, flag, c.x, c.y, c.z)) {
+    R f[L::Q];
+    pull_interior<L, R>(g, acc, c.x, c.y, c.z, f);
+    collide_and_store<L, R>(k, acc, n, f);
+    return;
+  }
+  update_boundary_cell<L, R>(g, k, acc, x, n, flag, BoundaryLinks{c.row, c.wall, c.behind});
 }
 
 // Variant "tiled": a block of TX×TY cells stages each population's tile plus a one-cell halo in shared memory,
@@ -124,10 +152,9 @@ __global__ void __launch_bounds__(kTileX * kTileY) stream_collide_tiled(GridView
 // their own slots, so the two kinds touch disjoint memory; the interior cells the boundary cells read write their
 // row of the next snapshot too (aa_gather_kernel fills the snapshot once, after the state is set).
 template <class L, class T, class R, bool Odd>
-__global__ void __launch_bounds__(128, kMinBlocksInPlace<L>) stream_collide_aa(GridView g, StepConstants<R> k, AAStorage<T> s) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y, z = blockIdx.z;
-  if (x >= g.n[0]) return;
+__global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>) stream_collide_aa(GridView g, StepConstants<R> k, AAStorage<T> s) {
+  int x, y, z;
+  if (!plane_cell(g, x, y, z)) return;
   const std::int64_t n = g.index(x, y, z);
   const std::uint8_t flag = g.flags[n];
   if (is_interior<L>(g, flag, x, y, z)) {
@@ -160,17 +187,39 @@ __global__ void initialize_kernel(GridView g, StepConstants<R> k, Acc acc) {
 // rows, longer than 3 steps of the 2D default case); lane 0 adds the links in direction order, as
 // wall_force_cell does on the CPU, so per-row forces are the same numbers. Kept per row when `per_row` is given
 // (3 × nrows, every x first, then y, then z), and summed per block in a fixed order into `partial` (3 per block);
-// force_total_kernel adds the partials in a fixed order. So a sample is the same number in every run.
+// the last block to finish adds the partials in a fixed order into `total` (sum_partials), so a sample is the
+// same number in every run and costs one launch (a second kernel for the total cost one more launch gap per
+// sample: a fifth of a step on the smallest cases). `done` counts finished blocks; it is 0 between launches.
 inline constexpr int kForceBlock = 256;
 inline constexpr int kForceRowsPerBlock = kForceBlock / 32;
+
+// The total of `nblocks` partials (3 each) into out[0..2], by one block of kForceBlock threads.
+__device__ inline void sum_partials(const double* __restrict__ partial, int nblocks, double* __restrict__ out) {
+  __shared__ double sum[3][kForceBlock];
+  const int t = threadIdx.x;
+  double s[3] = {0, 0, 0};
+  for (int b = t; b < nblocks; b += kForceBlock)
+    for (int c = 0; c < 3; ++c) s[c] += __ldcg(partial + 3 * std::int64_t(b) + c);
+  for (int c = 0; c < 3; ++c) sum[c][t] = s[c];
+  __syncthreads();
+  for (int h = kForceBlock / 2; h > 0; h >>= 1) {
+    if (t < h)
+      for (int c = 0; c < 3; ++c) sum[c][t] += sum[c][t + h];
+    __syncthreads();
+  }
+  if (t < 3) out[t] = sum[t][0];
+}
 
 template <class L, class R, class Acc>
 __global__ void __launch_bounds__(kForceBlock) wall_force_kernel(GridView g, StepConstants<R> k, Acc acc,
                                                                  const std::int64_t* __restrict__ rows,
                                                                  std::int64_t nrows, double* __restrict__ per_row,
-                                                                 double* __restrict__ partial) {
+                                                                 double* __restrict__ partial,
+                                                                 unsigned int* __restrict__ done,
+                                                                 double* __restrict__ total) {
   static_assert(L::Q <= 32, "one warp per near-wall cell");
   __shared__ double row_force[3][kForceRowsPerBlock];
+  __shared__ bool last;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const std::int64_t r = std::int64_t(blockIdx.x) * kForceRowsPerBlock + warp;
   double link[3] = {0, 0, 0};
@@ -204,25 +253,15 @@ __global__ void __launch_bounds__(kForceBlock) wall_force_kernel(GridView g, Ste
     double sum = 0;
     for (int w = 0; w < kForceRowsPerBlock; ++w) sum += row_force[threadIdx.x][w];
     partial[3 * std::int64_t(blockIdx.x) + threadIdx.x] = sum;
+    __threadfence();  // the partial is visible to every block before this block counts as done
   }
-}
-
-// One block: the total of `nblocks` partials (3 each) into out[0..2].
-static __global__ void __launch_bounds__(kForceBlock) force_total_kernel(const double* __restrict__ partial, int nblocks,
-                                                                  double* __restrict__ out) {
-  __shared__ double sum[3][kForceBlock];
-  const int t = threadIdx.x;
-  double s[3] = {0, 0, 0};
-  for (int b = t; b < nblocks; b += kForceBlock)
-    for (int c = 0; c < 3; ++c) s[c] += partial[3 * std::int64_t(b) + c];
-  for (int c = 0; c < 3; ++c) sum[c][t] = s[c];
   __syncthreads();
-  for (int h = kForceBlock / 2; h > 0; h >>= 1) {
-    if (t < h)
-      for (int c = 0; c < 3; ++c) sum[c][t] += sum[c][t + h];
-    __syncthreads();
-  }
-  if (t < 3) out[t] = sum[t][0];
+  if (threadIdx.x == 0) last = atomicAdd(done, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  sum_partials(partial, int(gridDim.x), total);
+  if (threadIdx.x == 0) *done = 0;  // ready for the next sample on this stream
 }
 
 template <class L, class R, class Acc>

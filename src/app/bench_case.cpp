@@ -187,6 +187,7 @@ int run_bench_case(const BenchCaseArgs& a) {
         tc.push_back(cb->timed([&] { case_steps(a.steps); }));
         check_samples();
       }
+      const std::string kernel = cb->kernel();
       cb.reset();
       bb->initialize();
       bb->timed_run(a.steps);
@@ -205,6 +206,7 @@ int run_bench_case(const BenchCaseArgs& a) {
       Json row = Json::object();
       row.set("variant", var);
       row.set("storage", prec);
+      row.set("kernel", kernel);
       row.set("steps", a.steps);
       row.set("repeats", a.repeats);
       row.set("force_samples", samples);

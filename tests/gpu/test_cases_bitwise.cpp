@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "tests/cases_dir.hpp"
 #include "tests/validation/harness.hpp"
@@ -59,15 +61,26 @@ class CaseBitwise : public ::testing::TestWithParam<const char*> {};
 TEST_P(CaseBitwise, CpuAndEveryGpuVariantAgreeBitForBit) {
   const auto file = cases_dir() / GetParam();
   const Result cpu = run_case(file, {"lattice.kernel=pull", "lattice.precision=fp32"}, "cpu");
-  for (const std::string var : {"pull", "aa", "tiled"}) {
-    const Result gpu = run_case(file, {"lattice.kernel=" + var, "lattice.precision=fp32"}, "cuda");
+  // The pull variant both ways: boundary cells in the one-pass kernel, and in a pass of their own beside the
+  // interior-only kernel (AEROLBM_PULL_BOUNDARY; the backend picks one by grid size otherwise).
+  for (const std::string var : {"pull/one", "pull/split", "aa", "tiled"}) {
+    const std::string kernel = var.substr(0, var.find('/'));
+    const std::string mode = var.size() > kernel.size() ? var.substr(kernel.size() + 1) : "";
+    setenv("AEROLBM_PULL_BOUNDARY", mode.c_str(), 1);
+    const Result gpu = run_case(file, {"lattice.kernel=" + kernel, "lattice.precision=fp32"}, "cuda");
     expect_same(cpu, gpu, std::string(GetParam()) + ", CUDA " + var + " vs CPU, fp32");
   }
   // Half storage has no CPU counterpart: the variants against each other.
+  setenv("AEROLBM_PULL_BOUNDARY", "one", 1);
   const Result pull16 = run_case(file, {"lattice.kernel=pull", "lattice.precision=fp16s"}, "cuda");
+  setenv("AEROLBM_PULL_BOUNDARY", "split", 1);
+  const Result split16 = run_case(file, {"lattice.kernel=pull", "lattice.precision=fp16s"}, "cuda");
+  unsetenv("AEROLBM_PULL_BOUNDARY");
   const Result aa16 = run_case(file, {"lattice.kernel=aa", "lattice.precision=fp16s"}, "cuda");
   expect_same(pull16, aa16, std::string(GetParam()) + ", CUDA aa vs pull, fp16s");
-  std::printf("%s: %zu populations, %zu force samples: CPU = pull = aa = tiled (fp32), aa = pull (fp16s)\n",
+  expect_same(pull16, split16, std::string(GetParam()) + ", CUDA pull split vs one pass, fp16s");
+  std::printf("%s: %zu populations, %zu force samples: CPU = pull (one pass, split) = aa = tiled (fp32), "
+              "aa = pull = pull split (fp16s)\n",
               GetParam(), cpu.f.size(), cpu.samples.size());
 }
 
