@@ -225,12 +225,13 @@ __global__ void __launch_bounds__(kForceBlock) wall_force_kernel(GridView g, Ste
   double link[3] = {0, 0, 0};
   std::int64_t n = 0;
   if (r < nrows) {
+    // Row r of the wall table is cell rows[r] (link[rows[r]] = r): its masks load beside the cell index.
     n = rows[r];
     const std::uint8_t flag = g.flags[n];
     if (lane >= 1 && lane < L::Q && (flag & cell::type_mask) == cell::fluid) {
       int x[3];
       cell_coords(g, n, x);
-      wall_link_force<L, R>(g, k, acc, x, n, flag, lane, link);
+      wall_link_force<L, R>(g, k, acc, x, n, std::int32_t(r), lane, link);
     }
   }
   double F[3] = {0, 0, 0};

@@ -27,24 +27,6 @@ AEROLBM_HD R wall_link_value(const GridView& g, const StepConstants<R>& k, const
   return (fb + (R(2) * q - R(1)) * acc.get(i, n)) / (R(2) * q);
 }
 
-// The same value, for a caller that has not looked at the cell behind (the force samples).
-template <class L, class R, class Acc>
-AEROLBM_HD_COLD R wall_value(const GridView& g, const StepConstants<R>& k, const Acc& acc, const int (&x)[3],
-                             std::int64_t n, std::uint8_t flag, int i) {
-  const int ib = opposite(i);
-  if (!k.interpolated_walls || !(flag & cell::near_wall)) return acc.get(ib, n);
-  int y[3];
-  bool in = true;
-  AEROLBM_UNROLL
-  for (int a = 0; a < 3; ++a) {
-    y[a] = x[a] + L::c(i, a);
-    if (y[a] < 0 || y[a] >= g.n[a]) in = false;
-  }
-  const std::int64_t m = in ? g.index(y[0], y[1], y[2]) : n;
-  const bool fluid = in && (g.flags[m] & cell::type_mask) == cell::fluid;
-  return wall_link_value<L, R>(g, k, acc, n, g.link[n], fluid, fluid ? acc.get(ib, m) : R(0), i);
-}
-
 // Where population i of cell x (index n) streams from in this step, once the faces have had their say: the
 // post-collision population j of cell m — the neighbour at x − c_i, its periodic image, or the cell itself with the
 // population mirrored at a free-slip face. A no-slip face (or an open face reached sideways) bounces the cell's own
@@ -77,27 +59,30 @@ AEROLBM_HD StreamSource stream_source(const GridView& g, const StepConstants<R>&
   return {g.index(s[0], s[1], s[2]), j};
 }
 
-// The wall table's two masks of a near-wall cell n: bit i of `wall` when population i arrives through the body
-// (its stream source is a solid cell), bit i of `behind` when the cell at x + c_i lies inside the grid and is
-// fluid. Computed once at set-up (kernels/physics/wall_masks.hpp), so a step reads one row instead of the flags of
-// every neighbour one after the other.
+// The wall table's masks of a near-wall cell n: bit i of `wall` when population i arrives through the body in a
+// step (its stream source, after the faces, is a solid cell), bit i of `behind` when the cell at x + c_i lies inside
+// the grid and is fluid, bit i of `force` when the neighbour at x − c_i lies inside the grid and is solid (the links
+// the momentum exchange counts: a link across a face carries no force). Computed once at set-up
+// (kernels/physics/wall_masks.hpp), so a step or a force sample reads one row instead of the flags of every
+// neighbour one after the other.
+inline constexpr int kWallMaskWords = 3;
+
 template <class L, class R>
 inline void wall_link_masks(const GridView& g, const StepConstants<R>& k, std::int64_t n, std::uint32_t& wall,
-                                std::uint32_t& behind) {
+                            std::uint32_t& behind, std::uint32_t& force) {
   static_assert(L::Q <= 32, "one bit per direction");
-  wall = behind = 0;
+  wall = behind = force = 0;
   const int x[3] = {int(n % g.n[0]), int((n / g.n[0]) % g.n[1]), int(n / (std::int64_t(g.n[0]) * g.n[1]))};
+  auto inside = [&](const int (&y)[3]) { return y[0] >= 0 && y[0] < g.n[0] && y[1] >= 0 && y[1] < g.n[1] &&
+                                                y[2] >= 0 && y[2] < g.n[2]; };
+  auto type = [&](const int (&y)[3]) { return g.flags[g.index(y[0], y[1], y[2])] & cell::type_mask; };
   for (int i = 1; i < L::Q; ++i) {
     const StreamSource s = stream_source<L, R>(g, k, x, n, i);
-    const bool bounced = s.m == n && s.j == opposite(i);
-    if (!bounced && (g.flags[s.m] & cell::type_mask) == cell::solid) wall |= 1u << i;
-    bool in = true;
-    int y[3];
-    for (int a = 0; a < 3; ++a) {
-      y[a] = x[a] + L::c(i, a);
-      if (y[a] < 0 || y[a] >= g.n[a]) in = false;
-    }
-    if (in && (g.flags[g.index(y[0], y[1], y[2])] & cell::type_mask) == cell::fluid) behind |= 1u << i;
+    if ((g.flags[s.m] & cell::type_mask) == cell::solid) wall |= 1u << i;
+    const int ahead[3] = {x[0] + L::c(i, 0), x[1] + L::c(i, 1), x[2] + L::c(i, 2)};
+    if (inside(ahead) && type(ahead) == cell::fluid) behind |= 1u << i;
+    const int back[3] = {x[0] - L::c(i, 0), x[1] - L::c(i, 1), x[2] - L::c(i, 2)};
+    if (inside(back) && type(back) == cell::solid) force |= 1u << i;
   }
 }
 
@@ -113,8 +98,8 @@ AEROLBM_HD BoundaryLinks boundary_links(const GridView& g, std::int64_t n, std::
   BoundaryLinks b;
   if (flag & cell::near_wall) {
     b.row = g.link[n];
-    b.wall = g.wall_mask[2 * std::int64_t(b.row)];
-    b.behind = g.wall_mask[2 * std::int64_t(b.row) + 1];
+    b.wall = g.wall_mask[kWallMaskWords * std::int64_t(b.row)];
+    b.behind = g.wall_mask[kWallMaskWords * std::int64_t(b.row) + 1];
   }
   return b;
 }

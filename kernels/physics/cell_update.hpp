@@ -83,25 +83,23 @@ AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& a
   update_boundary_cell<L, R>(g, k, acc, x, n, flag, boundary_links(g, n, flag));
 }
 
-// Momentum exchange on the body through link i of one near-wall fluid cell x (index n), for the state the
-// accessor holds (post-collision): a link into the body carries c_ib (f_ib leaving + f_i coming back); other links
-// carry nothing (force stays 0). Unshifted populations are used, so the ambient pressure term cancels only over a
-// closed surface, as it should.
+// Momentum exchange on the body through link i of one near-wall fluid cell x (index n, wall-table row `row`), for
+// the state the accessor holds (post-collision): a link into the body (bit i of the row's force mask) carries c_ib
+// (f_ib leaving + f_i coming back); other links carry nothing (force stays 0). Unshifted populations are used, so the
+// ambient pressure term cancels only over a closed surface, as it should.
 template <class L, class R, class Acc>
 AEROLBM_HD void wall_link_force(const GridView& g, const StepConstants<R>& k, const Acc& acc, const int (&x)[3],
-                                std::int64_t n, std::uint8_t flag, int i, double (&force)[3]) {
+                                std::int64_t n, std::int32_t row, int i, double (&force)[3]) {
   force[0] = force[1] = force[2] = 0;
-  int s[3];
-  AEROLBM_UNROLL
-  for (int a = 0; a < 3; ++a) {
-    s[a] = x[a] - L::c(i, a);
-    if (s[a] < 0 || s[a] >= g.n[a]) return;
-  }
-  if ((g.flags[g.index(s[0], s[1], s[2])] & cell::type_mask) != cell::solid) return;
+  const std::uint32_t* m = g.wall_mask + kWallMaskWords * std::int64_t(row);
+  if (!((m[2] >> i) & 1u)) return;
+  const bool behind_fluid = (m[1] >> i) & 1u;
   const int ib = opposite(i);
   const double w = L::w(i);
   const double out = double(acc.get(ib, n)) + w;
-  const double back = double(wall_value<L, R>(g, k, acc, x, n, flag, i)) + w;
+  const R behind =
+      behind_fluid ? acc.get(ib, g.index(x[0] + L::c(i, 0), x[1] + L::c(i, 1), x[2] + L::c(i, 2))) : R(0);
+  const double back = double(wall_link_value<L, R>(g, k, acc, n, row, behind_fluid, behind, i)) + w;
   AEROLBM_UNROLL
   for (int a = 0; a < 3; ++a) force[a] = double(L::c(ib, a)) * (out + back);
 }
@@ -122,9 +120,10 @@ AEROLBM_HD_COLD void wall_force_cell(const GridView& g, const StepConstants<R>& 
   if ((flag & cell::type_mask) != cell::fluid) return;
   int x[3];
   cell_coords(g, n, x);
+  const std::int32_t row = g.link[n];
   for (int i = 1; i < L::Q; ++i) {
     double f[3];
-    wall_link_force<L, R>(g, k, acc, x, n, flag, i, f);
+    wall_link_force<L, R>(g, k, acc, x, n, row, i, f);
     AEROLBM_UNROLL
     for (int a = 0; a < 3; ++a) force[a] += f[a];
   }

@@ -14,8 +14,8 @@ struct GridView {
   const std::uint8_t* flags;   // cell::fluid/solid/inlet/outlet | cell::near_wall
   const std::int32_t* link;    // per cell: row in q (−1 when not near a wall)
   const float* q;              // per wall row, Q entries: fraction of the link to the wall along c_i (≤0: none)
-  const std::uint32_t* wall_mask = nullptr;  // per wall row, 2 words: which links come through the body, which have fluid
-                                   // behind them (kernels/physics/wall_masks.hpp)
+  const std::uint32_t* wall_mask = nullptr;  // per wall row, 3 words: which links come through the body in a step,
+                                             // which have fluid behind them, which carry force (boundaries.hpp)
   std::uint8_t periodic;       // bit a set: axis a wraps around (both its faces periodic)
   // MPI block of a larger grid: global position of local cell (0,0,0) and the global size (0: this grid is the
   // whole grid). Only positions that depend on the whole grid (inlet profile, Taylor–Green start) use them.

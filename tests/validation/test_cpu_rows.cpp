@@ -17,6 +17,23 @@
 namespace aerolbm::testing {
 namespace {
 
+// Bounce-back through link −c_i of a near-wall cell, its neighbour behind looked at here.
+template <class L, class R, class Acc>
+R reference_wall_value(const GridView& g, const StepConstants<R>& k, const Acc& acc, const int (&x)[3],
+                       std::int64_t n, std::uint8_t flag, int i) {
+  const int ib = opposite(i);
+  if (!k.interpolated_walls || !(flag & cell::near_wall)) return acc.get(ib, n);
+  int y[3];
+  bool in = true;
+  for (int a = 0; a < 3; ++a) {
+    y[a] = x[a] + L::c(i, a);
+    if (y[a] < 0 || y[a] >= g.n[a]) in = false;
+  }
+  const std::int64_t m = in ? g.index(y[0], y[1], y[2]) : n;
+  const bool fluid = in && (g.flags[m] & cell::type_mask) == cell::fluid;
+  return wall_link_value<L, R>(g, k, acc, n, g.link[n], fluid, fluid ? acc.get(ib, m) : R(0), i);
+}
+
 // The population i arriving at a cell at a face or next to the body, found the plain way: the neighbour's flag
 // looked at for every direction (the backends read which links cross the body from the wall table's masks).
 template <class L, class R, class Acc>
@@ -39,7 +56,7 @@ R reference_streamed_value(const GridView& g, const StepConstants<R>& k, const A
   }
   const std::int64_t m = g.index(s[0], s[1], s[2]);
   if ((flag & cell::near_wall) && (g.flags[m] & cell::type_mask) == cell::solid)
-    return wall_value<L, R>(g, k, acc, x, n, flag, i);
+    return reference_wall_value<L, R>(g, k, acc, x, n, flag, i);
   return acc.get(j, m);
 }
 
