@@ -1,5 +1,5 @@
-// README.md's case file reference must list every key the loader knows, with every allowed word of each enumeration,
-// so the README table cannot drift from the schema.
+// The case file reference, docs/case_file.md, must list every key the loader knows, with every allowed word of each
+// enumeration, and no key the loader does not know, so that its tables cannot drift from the schema.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -10,14 +10,14 @@
 namespace aerolbm {
 namespace {
 
+const std::string kReferencePath = std::string(AEROLBM_SOURCE_DIR) + "/docs/case_file.md";
+
+// The whole file: it holds the case file reference and nothing else, so every table row in it names a key.
 std::string reference_doc() {
-  std::ifstream in(std::string(AEROLBM_SOURCE_DIR) + "/README.md");
+  std::ifstream in(kReferencePath);
   std::ostringstream s;
   s << in.rdbuf();
-  // Only the case file reference section: the README has other tables (the run folder, validation).
-  const std::string all = s.str();
-  const std::size_t at = all.find("## Case file reference");
-  return at == std::string::npos ? std::string() : all.substr(at);
+  return s.str();
 }
 
 // The table row whose first cell is `path`, or "" if there is none.
@@ -30,10 +30,11 @@ std::string row_for(const std::string& doc, const std::string& path) {
 
 TEST(CaseReferenceDoc, EveryKeyHasARow) {
   const std::string doc = reference_doc();
-  ASSERT_FALSE(doc.empty()) << "README.md not found under " << AEROLBM_SOURCE_DIR;
+  ASSERT_FALSE(doc.empty()) << kReferencePath << " is missing or empty";
   const auto paths = all_key_paths();
   ASSERT_GT(paths.size(), 30u);
-  for (const std::string& path : paths) EXPECT_NE(row_for(doc, path), "") << "no table row for " << path;
+  for (const std::string& path : paths)
+    EXPECT_NE(row_for(doc, path), "") << kReferencePath << " has no table row for " << path;
 }
 
 TEST(CaseReferenceDoc, EveryAllowedWordIsListed) {
