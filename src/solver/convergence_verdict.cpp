@@ -74,15 +74,17 @@ ConvergenceVerdict judge_convergence(const std::vector<std::pair<std::string, Co
       if (unresolved && noisy) {
         // A steady run whose noise hides the drift: the noise's test below says what to do.
       } else if (unresolved) {
-        // The drift's standard error falls as 1/√(window): a window long enough to resolve 1 %.
+        // The drift's standard error falls as 1/√(window): `needed` would resolve 1 % at this noise. A window
+        // twice as long is suggested (and the verdict of that run will say more), not a tenfold one.
         const double ratio = criteria.drift_significance * s.drift_uncertainty /
                              (criteria.max_drift_relative * s.scale);
-        const double longer = std::min(T * ratio * ratio, 10 * T);
-        window = std::max(window.value_or(0.0), longer);
-        want(longer - T);
+        const double needed = T * ratio * ratio;
+        window = std::max(window.value_or(0.0), 2 * T);
+        want(T);
         v.suggestion_notes.push_back(fmt::format(
-            "{} drift is not resolved by its noise: average over about {:.2g} convective times (time.average_last)",
-            name, round_up(longer)));
+            "{} drift is within its noise: average over a window twice as long (time.average_last {:.2g}); about "
+            "{:.2g} convective times would resolve 1 % at this noise",
+            name, round_up(2 * T), round_up(needed)));
       } else if (dt) {
         want(*dt);
         v.suggestion_notes.push_back(

@@ -14,8 +14,8 @@
 // exponentially, with the time constant τ = (T/2) / ln(first / second); the run must go on until it is below its
 // limit, Δ = τ ln(now / limit). A drift that does not fall over the window gets one more window length ("look
 // again then"). A drift within 3 standard errors of zero (drift_uncertainty) is not resolved: in a steady run its
-// noise fails too and speaks for it; in a periodic run the window must grow until 3 standard errors are 1 %
-// (the error falls as 1/√window; at most 10 windows), and longer_window says to what. Noise that does not fall
+// noise fails too and speaks for it; in a periodic run a window twice as long is suggested (longer_window; the
+// error falls as 1/√window, and the note says what window would resolve 1 %). Noise that does not fall
 // is not something a longer run removes (standing pressure waves, say): then no number is given for it and the
 // note says so.
 #include <optional>

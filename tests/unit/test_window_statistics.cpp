@@ -286,6 +286,39 @@ TEST(ConvergenceVerdict, FollowingTheSuggestionConverges) {
   EXPECT_FALSE(window(10 + 0.8 * more, 20 + 0.8 * more).convergence.converged) << "the suggestion is not lavish";
 }
 
+TEST(ConvergenceVerdict, DriftWithinItsNoiseAsksForALongerWindowInAPeriodicRun) {
+  CoefficientStatistics s;
+  s.samples = 1000;
+  s.mean = 0.0;
+  s.std = 0.6;
+  s.scale = 0.6;
+  s.drift = 0.012;  // 2 % of the scale, but only 1.2 standard errors
+  s.drift_uncertainty = 0.01;
+  s.slope_first_half = s.slope_second_half = 0.001;
+  s.std_first_half = s.std_second_half = 0.6;
+  WindowFacts w;
+  w.start_time = 15;
+  w.end_time = 30;
+  w.requested = 15;
+  w.samples = 1000;
+  w.periodic = true;
+  const ConvergenceVerdict v = judge_convergence({{"cl", s}}, w);
+  EXPECT_FALSE(v.converged);
+  ASSERT_TRUE(v.longer_window.has_value());
+  EXPECT_DOUBLE_EQ(*v.longer_window, 30.0);
+  ASSERT_TRUE(v.more_convective_times.has_value());
+  EXPECT_DOUBLE_EQ(*v.more_convective_times, 15.0);
+  // Resolved (5 standard errors) and not falling: one more window, the same window length.
+  s.drift_uncertainty = 0.0024;
+  const ConvergenceVerdict r = judge_convergence({{"cl", s}}, w);
+  EXPECT_FALSE(r.converged);
+  EXPECT_FALSE(r.longer_window.has_value());
+  EXPECT_DOUBLE_EQ(r.more_convective_times.value_or(0), 15.0);
+  // Under 1 % of the scale: converged, however noisy (a periodic run's spread is its oscillation).
+  s.drift = 0.005;
+  EXPECT_TRUE(judge_convergence({{"cl", s}}, w).converged);
+}
+
 TEST(ConvergenceVerdict, WindowReachingBackToTheStartIsNotConverged) {
   const auto t = times(0.01, 0.4, 0.01);
   const auto c = sample(t, [](double) { return 0.2; });
