@@ -16,9 +16,11 @@ const CoefficientStatistics* WindowAnalysis::find(const std::string& name) const
 WindowAnalysis analyse_window(const std::vector<CoefficientSample>& window, int dims, double requested) {
   WindowAnalysis a;
   a.window.requested = requested;
-  a.window.samples = int(window.size());
   std::vector<double> t, cd, cl, cs, croll, cyaw, cpitch;
   for (const auto& s : window) {
+    // Strictly increasing times only (the spectrum needs them): a repeated sample would end a finished run in an
+    // exception. None are expected; this keeps the end of a run safe from one.
+    if (!t.empty() && !(s.time > t.back())) continue;
     t.push_back(s.time);
     cd.push_back(s.cd);
     cl.push_back(s.cl);
@@ -27,6 +29,7 @@ WindowAnalysis analyse_window(const std::vector<CoefficientSample>& window, int 
     cyaw.push_back(s.cyaw);
     cpitch.push_back(s.cpitch);
   }
+  a.window.samples = int(t.size());
   if (!t.empty()) {
     a.window.start_time = t.front();
     a.window.end_time = t.back();

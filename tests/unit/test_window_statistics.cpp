@@ -328,6 +328,13 @@ TEST(ConvergenceVerdict, WindowReachingBackToTheStartIsNotConverged) {
   EXPECT_NE(a.convergence.reasons[0].find("includes the start"), std::string::npos) << a.convergence.reasons[0];
   const WindowAnalysis few = analyse_window(history({1, 2, 3}, {1, 1, 1}, {1, 1, 1}), 2, 2);
   EXPECT_FALSE(few.convergence.converged);
+  // A repeated sample is left out rather than ending the run in an exception.
+  auto twice = history(times(8, 12, 0.01), sample(times(8, 12, 0.01), [](double) { return 0.2; }),
+                       sample(times(8, 12, 0.01), [](double) { return 0.2; }));
+  twice.insert(twice.begin() + 10, twice[10]);
+  const WindowAnalysis dup = analyse_window(twice, 2, 4);
+  EXPECT_EQ(dup.window.samples, int(twice.size()) - 1);
+  EXPECT_TRUE(dup.convergence.converged);
 }
 
 TEST(WindowAnalysis, SummaryJsonKeepsTheStrouhalNullForASteadyLift) {
