@@ -1,6 +1,6 @@
 """Reading an aerolbm run folder (summary.json, forces.csv, fields.h5) for the plotting scripts.
 
-The layout is the contract in the README ("The run folder") and src/io/hdf5_writer.cpp: fields.h5 holds one group
+The layout is the contract in docs/run_folder.md and src/io/hdf5_writer.cpp: fields.h5 holds one group
 per frame (frame_000000, ...) with velocity (nz, ny, nx, 3), pressure (Cp), vorticity, mask (1 = solid) and the
 root attributes nx, ny, nz, origin, spacing (x y z, reference lengths, body pivot at 0), angle_of_attack_deg.
 """

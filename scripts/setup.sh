@@ -13,7 +13,7 @@ packages=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libhdf5-d
           libspdlog-dev libfmt-dev libgtest-dev python3 python3-numpy python3-h5py python3-matplotlib
           libopenmpi-dev openmpi-bin libhdf5-openmpi-dev)
 # libhdf5-openmpi-dev: the MPI build of HDF5 beside the serial one (libhdf5-dev); MPI builds link it and write
-# frame files collectively (README, "Parallel HDF5"), serial builds keep the serial HDF5.
+# frame files collectively (docs/mpi.md, "Parallel HDF5"), serial builds keep the serial HDF5.
 # The tests also run the plotting scripts (pytest) and ParaView offscreen (Debian's ParaView renders through X; it
 # is unpacked into the build folder, see paraview_prefix below), and fuzz (scripts/fuzz.sh): clang with the
 # libFuzzer/ASan runtimes, llvm-symbolizer for readable traces; the surrogate training test (tests/surrogate) trains

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole surrogate pipeline on the GPU host in one call: sweep (the solver) -> train -> evaluate -> export.
-# From the repository root, with the install bundle in ./bundle (README "relocatable bundle"):
+# From the repository root, with the install bundle in ./bundle (docs/bundle.md):
 #   OUT=/some/folder bash postprocess/surrogate/run_all.sh
 # Env: OUT (results: model.h5, metrics.md/json, train_log.csv, logs; default ./surrogate-out), WORK (dataset.h5
 # and the training folder; default /tmp/surrogate-work), AEROLBM (default ./bundle/bin/aerolbm), PYTHON (default

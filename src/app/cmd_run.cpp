@@ -1,6 +1,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <optional>
 #include <iostream>
@@ -183,6 +184,23 @@ int run(const RunArgs& a) {
   spdlog::info("done: {} steps in {:.2f} s, {:.1f} MLUPs; Cd mean {:.4f}, Cl mean {:.4f}{}", r.steps - r.first_step,
                r.wall_seconds, r.mlups, r.cd_mean, r.cl_mean,
                r.strouhal ? fmt::format(", Strouhal {:.4f}", *r.strouhal) : std::string());
+  spdlog::info("{}", statistics_line(r.window));
+  if (r.window.convergence.converged) {
+    spdlog::info("{}", verdict_line(r.window, ""));
+  } else {
+    std::string hint;
+    if (r.window.convergence.more_convective_times) {
+      const double until = r.window.window.end_time + *r.window.convergence.more_convective_times;
+      std::string end = a.steps > 0 ? fmt::format("--steps {}", std::int64_t(std::ceil(until / u.dt)))
+                                    : fmt::format("--set time.convective_times={:g}", std::ceil(until));
+      if (r.window.convergence.longer_window)
+        end += fmt::format(" --set time.average_last={:g}", *r.window.convergence.longer_window);
+      hint = r.checkpoint_step >= 0
+                 ? fmt::format("aerolbm run {} --restart {} {} (and the same --set options)", a.file, out.string(), end)
+                 : fmt::format("rerun with {} (this run wrote no checkpoint to continue from)", end);
+    }
+    spdlog::warn("{}", verdict_line(r.window, hint));
+  }
   spdlog::info("wrote {}/summary.json, forces.csv{}{}", out.string(), r.frames ? ", fields (.h5/.xdmf, .pvd/.vti)" : "",
                r.checkpoint_step >= 0 ? ", checkpoint.h5" : "");
   return kOk;

@@ -59,7 +59,7 @@ void check_schema_version(const SectionReader& root) {
   if (!v.IsScalar() || is_quoted(v) || v.Scalar() != std::to_string(kCaseSchemaVersion)) {
     d.fail("schema_version", v.Mark(), expected, describe_value(v),
            "This aerolbm reads schema version 1 only; write 'schema_version: 1' and use the keys in "
-           "the case file reference in README.md.");
+           "the case file reference in docs/case_file.md.");
   }
 }
 
@@ -82,7 +82,7 @@ Case load_case(const std::filesystem::path& file, const std::vector<std::string>
     throw CaseError(format_problem(root.IsNull() ? label : label + ":" + std::to_string(root.Mark().line + 1), "",
                                    "a mapping of sections (schema_version, case, physics, geometry, ...)",
                                    root.IsNull() ? "an empty document" : describe_value(root),
-                                   "Start from a file in cases/ or the example in README.md."));
+                                   "Start from a file in cases/ or the example in docs/case_file.md."));
   }
 
   Diagnostics diag(label);

@@ -48,7 +48,7 @@ const KeySpec& checked_spec(const std::string& label, const std::string& path) {
            walked.empty() ? "one of the sections " + join_words(names, ", ")
                           : "one of the keys of '" + walked + "' (" + join_words(names, ", ") + ")",
            "unknown key '" + part + "'",
-           s.empty() ? "Check the spelling against the case file reference in README.md." : s.substr(1));
+           s.empty() ? "Check the spelling against the case file reference in docs/case_file.md." : s.substr(1));
     }
     cur = next;
     walked = here;

@@ -124,7 +124,7 @@ void SectionReader::check_keys() const {
       if (!homes.empty())
         hint = "'" + name + "' belongs in section '" + homes.front() + "'; move it there.";
       else
-        hint = "Remove it, or check the spelling against the case file reference in README.md.";
+        hint = "Remove it, or check the spelling against the case file reference in docs/case_file.md.";
     } else {
       hint.erase(0, 1);  // did_you_mean() leads with a space for appending
     }

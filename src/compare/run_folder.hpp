@@ -1,5 +1,5 @@
 #pragma once
-// A run folder as `aerolbm run` writes it (README.md, "The run folder"), read back for comparison. Loading checks
+// A run folder as `aerolbm run` writes it (docs/run_folder.md), read back for comparison. Loading checks
 // everything that can be checked without reading field values: the files exist and parse, the HDF5 file holds
 // the grid and the frames summary.json announces, and every dataset has the grid's shape. Field values are read
 // per frame later (a long run's fields do not fit in memory at once).

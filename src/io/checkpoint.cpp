@@ -4,6 +4,7 @@
 
 #include <mutex>
 #include <stdexcept>
+#include <utility>
 
 #include "src/io/atomic_file.hpp"
 #include "src/io/hdf5_util.hpp"
@@ -64,6 +65,12 @@ void write_file(const fs::path& tmp, const h5::File& f, const Checkpoint& c) {
   f.write_array(root, "cd", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cd.data(), c.cd.size());
   f.write_array(root, "cl", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cl.data(), c.cl.size());
   f.write_array(root, "cs", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cs.data(), c.cs.size());
+  // 3D bodies only; a reader of an older checkpoint finds none and leaves them empty.
+  if (!c.croll.empty()) {
+    f.write_array(root, "croll", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.croll.data(), c.croll.size());
+    f.write_array(root, "cyaw", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cyaw.data(), c.cyaw.size());
+    f.write_array(root, "cpitch", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cpitch.data(), c.cpitch.size());
+  }
   f.write_array(root, "frame_times", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.frame_times.data(), c.frame_times.size());
   if (!file.close()) f.fail("close (flush) file");
 }
@@ -131,6 +138,12 @@ Checkpoint read_checkpoint(const fs::path& path) {
   f.read_array(root, "cd", H5T_NATIVE_DOUBLE, c.cd.data(), samples);
   f.read_array(root, "cl", H5T_NATIVE_DOUBLE, c.cl.data(), samples);
   f.read_array(root, "cs", H5T_NATIVE_DOUBLE, c.cs.data(), samples);
+  if (H5Lexists(root, "croll", H5P_DEFAULT) > 0) {
+    for (auto [name, v] : {std::pair{"croll", &c.croll}, std::pair{"cyaw", &c.cyaw}, std::pair{"cpitch", &c.cpitch}}) {
+      v->resize(samples);
+      f.read_array(root, name, H5T_NATIVE_DOUBLE, v->data(), samples);
+    }
+  }
   const hsize_t frames = f.dataset_size(root, "frame_times");
   c.frame_times.resize(frames);
   f.read_array(root, "frame_times", H5T_NATIVE_DOUBLE, c.frame_times.data(), frames);

@@ -26,6 +26,9 @@ struct Checkpoint {
   // Force samples so far (forces.csv holds the same numbers, rounded).
   std::vector<std::int64_t> force_steps;
   std::vector<double> force_times, cd, cl, cs;
+  // 3D bodies: the moment coefficients of the same samples (empty otherwise, and in checkpoints written before
+  // they were kept).
+  std::vector<double> croll, cyaw, cpitch;
   // Times of the field frames written up to `step` (their files are numbered 0 .. n-1).
   std::vector<double> frame_times;
   std::string case_yaml;  // the case as run, for people

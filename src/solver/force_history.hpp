@@ -1,7 +1,8 @@
 #pragma once
-// Force-coefficient history: window means and the Strouhal number of the lift signal.
+// Force-coefficient history and window means. The window's full statistics (spread, drift, the Strouhal number
+// from the lift spectrum, convergence) are in window_analysis.hpp.
 #include <cstdint>
-#include <optional>
+#include <limits>
 #include <vector>
 
 namespace aerolbm {
@@ -10,6 +11,11 @@ struct CoefficientSample {
   std::int64_t step;
   double time;  // convective times
   double cd, cl, cs;
+  // 3D bodies: the moment coefficients (roll, yaw, pitch); NaN in 2D and for samples restored from a checkpoint
+  // written before the checkpoint kept them.
+  double croll = std::numeric_limits<double>::quiet_NaN();
+  double cyaw = std::numeric_limits<double>::quiet_NaN();
+  double cpitch = std::numeric_limits<double>::quiet_NaN();
 };
 
 class ForceHistory {
@@ -20,9 +26,6 @@ class ForceHistory {
   std::vector<CoefficientSample> window(double t0) const;
   static double mean_cd(const std::vector<CoefficientSample>& w);
   static double mean_cl(const std::vector<CoefficientSample>& w);
-  // Strouhal number f·L/U from the lift signal (upward mean crossings, interpolated), when it oscillates at least
-  // two full periods with an amplitude above `min_amplitude`; nullopt for a steady signal.
-  static std::optional<double> strouhal(const std::vector<CoefficientSample>& w, double min_amplitude = 1e-2);
 
  private:
   std::vector<CoefficientSample> samples_;

@@ -25,6 +25,7 @@
 #include "src/solver/output_budget.hpp"
 #include "src/solver/progress.hpp"
 #include "src/solver/stop_request.hpp"
+#include "src/solver/window_analysis.hpp"
 
 namespace aerolbm {
 namespace {
@@ -76,6 +77,17 @@ GridInfo grid_info(const Case& c, const LatticeUnits& u) {
     g.origin[a] = 0.5 * u.dx - (a < dimensions(c.stencil) ? c.body_position_chords[a] : 0.0);
   }
   return g;
+}
+
+// A force sample restored from a checkpoint; the moment coefficients only where the checkpoint has them.
+CoefficientSample restored_sample(const Checkpoint& c, std::size_t i) {
+  CoefficientSample s{c.force_steps[i], c.force_times[i], c.cd[i], c.cl[i], c.cs[i]};
+  if (i < c.croll.size() && i < c.cyaw.size() && i < c.cpitch.size()) {
+    s.croll = c.croll[i];
+    s.cyaw = c.cyaw[i];
+    s.cpitch = c.cpitch[i];
+  }
+  return s;
 }
 
 }  // namespace
@@ -319,7 +331,7 @@ RunResult Simulation::run() {
   ForceHistory history;
   if (resuming) {
     for (std::size_t i = 0; i < resume_->force_steps.size(); ++i)
-      history.add({resume_->force_steps[i], resume_->force_times[i], resume_->cd[i], resume_->cl[i], resume_->cs[i]});
+      history.add(restored_sample(*resume_, i));
   }
   std::int64_t last_checkpoint = resuming ? first_step : -1;
   Progress progress(total, cells, first_step);
@@ -343,6 +355,11 @@ RunResult Simulation::run() {
       c.cd.push_back(s.cd);
       c.cl.push_back(s.cl);
       c.cs.push_back(s.cs);
+      if (loads) {
+        c.croll.push_back(s.croll);
+        c.cyaw.push_back(s.cyaw);
+        c.cpitch.push_back(s.cpitch);
+      }
     }
     c.frame_times = frame_times;
     c.case_yaml = case_.yaml_text;
@@ -382,9 +399,11 @@ RunResult Simulation::run() {
       const std::int64_t at = sample_steps.at(i);
       std::array<double, 3> F = samples[i].total;
       std::vector<double> extra;
+      std::array<double, 3> cm{std::nan(""), std::nan(""), std::nan("")};
       if (loads) {
         const BodyLoads l = loads->loads(samples[i].cells);
         F = l.force;
+        cm = l.moment_coefficients;
         extra = LoadIntegrator::csv_values(l);
         if (at == step) per_cell = std::move(samples[i].cells);
       }
@@ -397,7 +416,7 @@ RunResult Simulation::run() {
       }
       const double at_time = double(at) * units_.dt;
       if (csv) csv->append(at, at_time, F, cd, cl, cs, extra);
-      history.add({at, at_time, cd, cl, cs});
+      history.add({at, at_time, cd, cl, cs, cm[0], cm[1], cm[2]});
     }
     const double time = double(step) * units_.dt;
     auto cell_forces = [&]() -> const std::vector<double>& {
@@ -469,7 +488,8 @@ RunResult Simulation::run() {
     r.cd_final = history.samples().back().cd;
     r.cl_final = history.samples().back().cl;
   }
-  r.strouhal = ForceHistory::strouhal(window);
+  r.window = analyse_window(window, dims, double(units_.average_steps) * units_.dt);
+  r.strouhal = r.window.strouhal();
 
   Json s = Json::object();
   s.set("case", case_.name);
@@ -518,6 +538,7 @@ RunResult Simulation::run() {
   co.set("cd_final", r.cd_final);
   co.set("cl_final", r.cl_final);
   co.set("strouhal", r.strouhal ? Json(*r.strouhal) : Json(nullptr));
+  add_window_analysis(co, r.window);
   s.set("coefficients", co);
   if (root) write_json_atomically(dir / "summary.json", s);
   return r;

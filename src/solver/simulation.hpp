@@ -14,6 +14,7 @@
 #include "src/geometry/body.hpp"
 #include "src/io/checkpoint.hpp"
 #include "src/solver/rank_context.hpp"
+#include "src/solver/window_analysis.hpp"
 
 namespace aerolbm {
 
@@ -35,7 +36,8 @@ struct RunResult {
   double wall_seconds = 0;   // whole loop, output included
   double mlups = 0;          // cells × steps / wall time
   double cd_mean = 0, cl_mean = 0, cd_final = 0, cl_final = 0;
-  std::optional<double> strouhal;
+  std::optional<double> strouhal;  // = window.strouhal()
+  WindowAnalysis window;             // statistics of the averaging window and the convergence verdict
   int frames = 0;            // frames in the run folder, those of earlier parts of the run included
   double output_seconds = 0;  // time frames and checkpoints were on their way to the disk (overlapped with the steps)
   std::uint64_t frame_bytes = 0;       // bytes of frame files and their index files written by this run

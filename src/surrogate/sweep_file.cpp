@@ -254,7 +254,7 @@ SweepSpec read_sweep(const fs::path& file) {
         const std::vector<std::string> all = all_key_paths();
         const std::string hint = did_you_mean(path, all);
         set.problem(k, "a case key path such as geometry.chord_cells", "unknown case key '" + k + "'",
-                    hint.empty() ? "Check it against the case file reference in README.md." : hint.substr(1));
+                    hint.empty() ? "Check it against the case file reference in docs/case_file.md." : hint.substr(1));
       } else if (path == "geometry.code" || path == "physics.reynolds" || path == "physics.angle_of_attack_deg" ||
                  path.starts_with("time.") || path == "case.name") {
         set.problem(k, "a case key the sweep does not set itself", "'" + k + "'",

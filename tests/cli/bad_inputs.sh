@@ -1,29 +1,7 @@
 #!/usr/bin/env bash
 # Bad input stops before anything runs: exit status 2, a message naming the file/line/key, and no run folder.
 set -u
-SRC=$1
-BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-fail=0
-
-expect_bad() {  # name, expected substring, args...
-  local name=$1 want=$2
-  shift 2
-  local out
-  out=$("$BIN" "$@" 2>&1)
-  local rc=$?
-  if [ $rc -ne 2 ]; then
-    echo "FAIL $name: exit status $rc, expected 2"; echo "$out"; fail=1; return
-  fi
-  if ! grep -qiF -- "$want" <<<"$out"; then
-    echo "FAIL $name: message lacks '$want':"; echo "$out"; fail=1; return
-  fi
-  if [ -e "$WORK/out" ]; then
-    echo "FAIL $name: a run folder was created"; fail=1; rm -rf "$WORK/out"; return
-  fi
-  echo "ok   $name"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 
 good=$SRC/cases/naca0012_re1000_aoa5.yaml
 sed 's/reynolds: 1000/reynols: 1000/' "$good" > "$WORK/typo.yaml"
@@ -55,8 +33,8 @@ if [ "$(id -u)" != 0 ]; then
 fi
 chmod 0755 "$WORK"
 expect_bad check_bad         "did you mean"                check "$WORK/typo.yaml"
-"$BIN" check "$good" >/dev/null 2>&1 || { echo "FAIL check on the default case"; fail=1; }
+"$BIN" check "$good" >/dev/null 2>&1 || { echo "FAIL check on the default case"; failed=1; }
 for c in wing_naca0012_ar4 wing_naca2412_swept stl_example; do
-  "$BIN" check "$SRC/cases/ci/$c.yaml" >/dev/null 2>&1 || { echo "FAIL check on cases/ci/$c.yaml"; fail=1; }
+  "$BIN" check "$SRC/cases/ci/$c.yaml" >/dev/null 2>&1 || { echo "FAIL check on cases/ci/$c.yaml"; failed=1; }
 done
-exit $fail
+exit $failed

@@ -3,13 +3,8 @@
 # scaled by 1.01 and its lift shifted is reported (relative L2 0.01, ΔCl) and fails --fail-above; runs of two
 # resolutions are compared on the coarser grid and the report says so; bad input exits 2 and writes nothing.
 set -eu
-SRC=$1
-BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
-PY=/usr/bin/python3
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 cd "$WORK"
-fail() { echo "FAIL: $*"; exit 1; }
 # Small and quick: Re 200 keeps tau clear of 0.5 at 16 and 32 cells per chord.
 SET=(--set physics.reynolds=200 --set flow.angle_of_attack_deg=6 --set domain.size_chords=[8,4]
      --set domain.body_position_chords=[2.5,2])

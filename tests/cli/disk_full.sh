@@ -3,17 +3,10 @@
 # full disk). The run stops with exit status 1 and a message naming the file; the frames written before stay
 # complete and readable and forces.csv keeps only whole lines.
 set -u
-SRC=$1
-BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
-PY=/usr/bin/python3
-CHECK="$(dirname "$0")/check_run_folder.py"
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-CASE="$SRC/cases/naca0012_re1000_aoa5.yaml"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 # 160 x 80 cells; a frame of the mask alone is ~20 kB, below the 40 kB limit; a checkpoint is ~460 kB.
 ARGS=(--backend cpu --set geometry.chord_cells=16 --set physics.reynolds=200 --set output.every=100
       --set output.fields=[mask] --set forces.every=1)
-fail() { echo "FAIL: $*"; exit 1; }
 
 # 1. forces.csv outgrows the limit (~70 bytes a line) near step 570.
 (ulimit -f 40; exec "$BIN" run "$CASE" "${ARGS[@]}" --set checkpoint.every=0 -o "$WORK/a" --steps 5000) \

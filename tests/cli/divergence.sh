@@ -4,11 +4,7 @@
 # to change; the frames before it stay readable and the last checkpoint, from a state that passed the scan, is
 # kept. watchdog.every sets the scan interval (70 here, with forces sampled too rarely to notice first).
 set -u
-SRC=$1
-BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
-PY=/usr/bin/python3
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 out=$("$BIN" run "$SRC/cases/naca0012_re1000_aoa5.yaml" --backend cpu -o "$WORK/run" --steps 1600 \
       --set lattice.collision=trt --set output.every=400 --set output.formats=[hdf5] --set forces.every=1000 \
       --set watchdog.every=70 --set checkpoint.every=400 2>&1)

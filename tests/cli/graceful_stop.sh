@@ -3,17 +3,9 @@
 # checkpoint of exactly the step reached, all outputs flushed and summary.json saying "stopped"; --restart then
 # finishes it. A second signal ends the run at once (here while a chunk that spans the whole run is computing).
 set -u
-SRC=$1
-BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
-PY=/usr/bin/python3
-CHECK="$(dirname "$0")/check_run_folder.py"
-WORK=$(mktemp -d)
-pid=
-trap 'kill -9 $pid 2>/dev/null; rm -rf "$WORK"' EXIT
-CASE="$SRC/cases/naca0012_re1000_aoa5.yaml"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 ARGS=(--backend cpu --set geometry.chord_cells=16 --set physics.reynolds=200 --set output.every=200
       --set forces.every=10 --set checkpoint.every=0)
-fail() { echo "FAIL: $*"; exit 1; }
 
 # Starts a run in the background and waits until forces.csv has $2 data lines.
 start() {

@@ -3,19 +3,11 @@
 # every output file is complete and readable (tests/cli/check_run_folder.py), and --restart continues it. The
 # run that was killed twice and continued ends bit-identical to one that ran straight through.
 set -u
-SRC=$1
-BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
-PY=/usr/bin/python3
-CHECK="$(dirname "$0")/check_run_folder.py"
-WORK=$(mktemp -d)
-trap 'kill -9 $pid 2>/dev/null; rm -rf "$WORK"' EXIT
-pid=
-CASE="$SRC/cases/naca0012_re1000_aoa5.yaml"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 # 4000 steps: after the checkpoint the second leg waits for, the run must outlast the random delay (up to 0.45 s)
 # on a fast, idle machine too (2000 steps once finished first, on a CI run).
 ARGS=(--backend cpu --threads 2 --steps 4000 --set geometry.chord_cells=16 --set physics.reynolds=200
       --set output.every=50 --set forces.every=5 --set checkpoint.every=200)
-fail() { echo "FAIL: $*"; exit 1; }
 
 "$BIN" run "$CASE" "${ARGS[@]}" -o "$WORK/ref" > "$WORK/ref.log" 2>&1 || { tail "$WORK/ref.log"; fail "reference run"; }
 

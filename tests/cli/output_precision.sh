@@ -5,15 +5,9 @@
 # the VTK files stay Float32, byte for byte those of the fp32 run. summary.json counts the bytes the frames took.
 # A bad value is refused (exit 2) with the usual message.
 set -eu
-SRC=$1
-BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
-PY=/usr/bin/python3
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-CASE="$SRC/cases/naca0012_re1000_aoa5.yaml"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 ARGS=(--backend cpu --threads 2 --steps 300 --set output.every=100 --set checkpoint.every=100 --set geometry.chord_cells=32
       --set "output.fields=[velocity,pressure,density,vorticity,q_criterion,mask]")
-fail() { echo "FAIL: $*"; exit 1; }
 
 "$BIN" run "$CASE" "${ARGS[@]}" -o "$WORK/fp32" > "$WORK/fp32.log" 2>&1 || { tail "$WORK/fp32.log"; fail "fp32 run"; }
 "$BIN" run "$CASE" "${ARGS[@]}" --set output.precision=fp16 -o "$WORK/fp16" > "$WORK/fp16.log" 2>&1 ||

@@ -3,11 +3,7 @@
 # output folder's file system has free, is refused with exit status 2 and the numbers, before anything is
 # allocated or written (the output folder is not even created).
 set -u
-SRC=$1
-BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 
 # A periodic D3Q27 box of 1536^3 cells in fp64: two lattices alone are 1.6 TB.
 cat > "$WORK/box.yaml" <<'YAML'

@@ -4,16 +4,10 @@
 # The CPU run uses two threads: OpenMP's reduction of the wall force is then order-independent (a + b = b + a).
 # A restart with a case of another grid is refused with exit status 2.
 set -u
-SRC=$1
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 BACKEND=${2:-cpu}
-BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
-PY=/usr/bin/python3
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-CASE="$SRC/cases/naca0012_re1000_aoa5.yaml"
 SMALL=(--backend "$BACKEND" --threads 2 --set geometry.chord_cells=16 --set physics.reynolds=200
        --set output.every=250 --set forces.every=10 --set checkpoint.every=500 --set time.average_last=1)
-fail() { echo "FAIL: $*"; exit 1; }
 
 "$BIN" run "$CASE" "${SMALL[@]}" -o "$WORK/full" --steps 2000 > "$WORK/full.log" 2>&1 || { cat "$WORK/full.log"; fail "full run"; }
 "$BIN" run "$CASE" "${SMALL[@]}" -o "$WORK/split" --steps 1000 > "$WORK/a.log" 2>&1 || { cat "$WORK/a.log"; fail "first half"; }

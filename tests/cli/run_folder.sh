@@ -3,14 +3,8 @@
 # aerolbm's own outputs (other files stay, links are not followed out of the folder); a lock stops a second run
 # from writing into a folder a run is using.
 set -u
-SRC=$1
-BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
-WORK=$(mktemp -d)
-pid=
-trap 'kill -9 $pid 2>/dev/null; rm -rf "$WORK"' EXIT
-CASE="$SRC/cases/naca0012_re1000_aoa5.yaml"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 ARGS=(--backend cpu --set geometry.chord_cells=16 --set physics.reynolds=200 --set output.every=100)
-fail() { echo "FAIL: $*"; exit 1; }
 
 "$BIN" run "$CASE" "${ARGS[@]}" -o "$WORK/run" --steps 200 > "$WORK/1.log" 2>&1 || { tail -3 "$WORK/1.log"; fail "first run"; }
 stamp=$(stat -c %Y.%N "$WORK/run/forces.csv")

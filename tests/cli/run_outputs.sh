@@ -1,11 +1,7 @@
 #!/usr/bin/env bash
 # A short run of the default case (coarsened) writes the whole run folder, and the files hold what they claim.
 set -eu
-SRC=$1
-BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
-PY=/usr/bin/python3
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 "$BIN" run "$SRC/cases/naca0012_re1000_aoa5.yaml" --backend cpu -o "$WORK/run" --steps 300 \
   --set output.every=100 --set forces.every=10 --set geometry.chord_cells=32 --set flow.angle_of_attack_deg=8 \
   > "$WORK/log" 2>&1 || { cat "$WORK/log"; exit 1; }

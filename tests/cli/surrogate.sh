@@ -2,26 +2,10 @@
 # aerolbm predict and aerolbm sweep from the command line: bad model and sweep files exit 2 with a message that
 # names what is wrong and write nothing; a good (random) model writes a run folder like `aerolbm run`.
 set -u
-SRC=$1
-BIN=${AEROLBM:?set AEROLBM to the aerolbm binary}
-PY=/usr/bin/python3
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-fail=0
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
+NO_OUTPUT=("$WORK/out" "$WORK/ds.h5")  # expect_bad: neither may appear
 case_file=$SRC/cases/naca2412_re1000_aoa4.yaml
 [ -f "$case_file" ] || case_file=$SRC/cases/naca0012_re1000_aoa5.yaml
-
-expect_bad() {  # name, expected substring, args...
-  local name=$1 want=$2
-  shift 2
-  local out rc
-  out=$("$BIN" "$@" 2>&1)
-  rc=$?
-  if [ $rc -ne 2 ]; then echo "FAIL $name: exit status $rc, expected 2"; echo "$out"; fail=1; return; fi
-  if ! grep -qiF -- "$want" <<<"$out"; then echo "FAIL $name: message lacks '$want':"; echo "$out"; fail=1; return; fi
-  if [ -e "$WORK/out" ] || [ -e "$WORK/ds.h5" ]; then echo "FAIL $name: output written"; fail=1; rm -rf "$WORK/out" "$WORK/ds.h5"; return; fi
-  echo "ok   $name"
-}
 
 # Bad model files (no Python needed).
 expect_bad "predict: no model file" "no file" predict "$case_file" --model "$WORK/absent.h5" --out "$WORK/out"
@@ -35,7 +19,7 @@ expect_bad "sweep: bad choice" "did you mean 'random'" sweep "$WORK/bad2.yaml" -
 
 "$PY" "$SRC/tests/surrogate/write_random_model.py" "$WORK/model.h5"
 rc=$?
-if [ $rc -eq 77 ]; then echo "SKIPPED (numpy/h5py missing): the predict runs"; exit $fail; fi
+if [ $rc -eq 77 ]; then echo "SKIPPED (numpy/h5py missing): the predict runs"; exit $failed; fi
 [ $rc -eq 0 ] || { echo "FAIL: could not write the test model"; exit 1; }
 "$PY" - "$WORK/model.h5" "$WORK/v2.h5" "$WORK/noq.h5" <<'PYEOF'
 import shutil, sys, h5py
@@ -49,9 +33,9 @@ expect_bad "predict: missing dataset" "/weights/blocks.1.q.W" predict "$case_fil
 # A good model: the run folder of `aerolbm run`, with the prediction's Cl/Cd and inference time.
 if "$BIN" predict "$case_file" --model "$WORK/model.h5" --backend cpu --out "$WORK/pred" > "$WORK/log" 2>&1; then
   for f in summary.json case.yaml fields.h5 fields.xdmf fields.pvd; do
-    [ -e "$WORK/pred/$f" ] || { echo "FAIL predict: $f missing"; fail=1; }
+    [ -e "$WORK/pred/$f" ] || { echo "FAIL predict: $f missing"; failed=1; }
   done
-  "$PY" - "$WORK/pred" <<'PYEOF' || fail=1
+  "$PY" - "$WORK/pred" <<'PYEOF' || failed=1
 import json, math, sys, h5py
 s = json.load(open(sys.argv[1] + "/summary.json"))
 assert s["kind"] == "prediction" and s["backend"] == "cpu", s
@@ -68,6 +52,6 @@ PYEOF
   # The folder is not overwritten without --overwrite.
   expect_bad "predict: folder holds a run" "--overwrite" predict "$case_file" --model "$WORK/model.h5" --backend cpu --out "$WORK/pred"
 else
-  echo "FAIL predict with a good model:"; cat "$WORK/log"; fail=1
+  echo "FAIL predict with a good model:"; cat "$WORK/log"; failed=1
 fi
-exit $fail
+exit $failed

@@ -139,7 +139,7 @@ TEST(CaseErrors, UnknownKeyWithNothingCloseSaysWhereToLook) {
   const auto file = dir.write("far.yaml", sketch_with(10, "forces: {every: 10, lift_slope: 1}"));
   const std::string msg = load_error(file);
   EXPECT_TRUE(Contains(msg, file.string() + ":10: forces.lift_slope: "));
-  EXPECT_TRUE(Contains(msg, "check the spelling against the case file reference in README.md"));
+  EXPECT_TRUE(Contains(msg, "check the spelling against the case file reference in docs/case_file.md"));
   EXPECT_EQ(msg.find("Did you mean"), std::string::npos);
 }
 

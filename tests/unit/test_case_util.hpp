@@ -1,5 +1,5 @@
 #pragma once
-// Shared by the test_case_*.cpp files: a private temp folder per test and the design-sketch case as a baseline.
+// Shared by the test_case_*.cpp files: a private temp folder per test and the example case as a baseline.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -13,7 +13,7 @@
 
 namespace aerolbm::case_test {
 
-// The README's example case file, one section per line so tests can name the line a problem sits on:
+// The example case file of docs/case_file.md, one section per line so tests can name the line a problem sits on:
 // 1 schema_version, 2 case, 3 physics, 4 geometry, 5 domain, 6 lattice, 7 boundaries, 8 time, 9 output,
 // 10 forces, 11 checkpoint.
 inline const std::string kSketch = R"(schema_version: 1

@@ -71,6 +71,25 @@ TEST(IoCheckpoint, RoundTripIsExactForFloatAndDoubleStates) {
   EXPECT_FALSE(std::filesystem::exists(tmp.path() / "checkpoint.h5.tmp"));
 }
 
+// 3D bodies keep their moment coefficients, so that a restarted run's window statistics cover them too; a
+// checkpoint without them (2D, or written before they were kept) reads back with none.
+TEST(IoCheckpoint, MomentCoefficientsRoundTripWhenPresent) {
+  TempDir tmp;
+  const auto path = tmp.path() / "checkpoint.h5";
+  Checkpoint c = sample(0.125);
+  c.croll = {0.01, 0.02};
+  c.cyaw = {-0.5, 0.25};
+  c.cpitch = {0.125, 1.0 / 3.0};
+  write_checkpoint(path, c);
+  const Checkpoint r = read_checkpoint(path);
+  EXPECT_EQ(r.croll, c.croll);
+  EXPECT_EQ(r.cyaw, c.cyaw);
+  EXPECT_EQ(r.cpitch, c.cpitch);
+  write_checkpoint(path, sample(0.125));
+  const Checkpoint none = read_checkpoint(path);
+  EXPECT_TRUE(none.croll.empty() && none.cyaw.empty() && none.cpitch.empty());
+}
+
 TEST(IoCheckpoint, NotACheckpointIsRefusedWithTheFileName) {
   TempDir tmp;
   test::write_file(tmp.path() / "x.h5", "not hdf5");

@@ -12,7 +12,7 @@ namespace {
 using case_test::Contains;
 
 Case sketch_case() {
-  Case c;  // the header defaults are the README's example case: Re 1000, Ma 0.1, L 160, 12 x 6 chords
+  Case c;  // the header defaults are docs/case_file.md's example case: Re 1000, Ma 0.1, L 160, 12 x 6 chords
   c.size_chords = {12, 6, 1.0 / 160};
   return c;
 }

@@ -16,6 +16,7 @@
 #include "src/case/units.hpp"
 #include "src/geometry/make_body.hpp"
 #include "src/solver/domain.hpp"
+#include "src/solver/force_history.hpp"
 #include "tests/cases_dir.hpp"
 
 namespace aerolbm::testing {
@@ -81,6 +82,23 @@ inline std::array<double, 2> mean_coefficients(SolverSetup& s, int settle, int a
     sum[1] += c[1];
   }
   return {sum[0] / samples, sum[1] / samples};
+}
+
+// Runs `settle` convective times, then samples the coefficients every `every` steps over `average` more
+// convective times: the averaging window as the solver's force history holds it, for analyse_window().
+inline std::vector<CoefficientSample> window_samples(SolverSetup& s, double settle, double average,
+                                                     std::int64_t every) {
+  const double per = double(s.u.steps_per_convective_time);
+  const std::int64_t start = std::llround(settle * per), end = start + std::llround(average * per);
+  s.backend->run(start);
+  std::vector<CoefficientSample> w;
+  for (std::int64_t step = start; step + every <= end;) {
+    s.backend->run(every);
+    step += every;
+    const auto c = s.coefficients();
+    w.push_back({step, double(step) * s.u.dt, c[0], c[1], c[2]});
+  }
+  return w;
 }
 
 template <class T>
