@@ -44,9 +44,11 @@ fi
 
 log "build: aerolbm._core for this python against $B/lib/libaerolbm_session.so (python/CMakeLists.txt)"
 pybind11_dir=$("$PY" -m pybind11 --cmakedir 2>/dev/null)
+generator=()
+command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 {
-  cmake -S python -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DAEROLBM_BUNDLE=$B" "-DPython_EXECUTABLE=$PY" \
-    "-Dpybind11_DIR=$pybind11_dir" && cmake --build "$BUILD"
+  timeout 150 cmake -S python -B "$BUILD" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "-DAEROLBM_BUNDLE=$B" \
+    "-DPython_EXECUTABLE=$PY" "-Dpybind11_DIR=$pybind11_dir" && timeout 150 cmake --build "$BUILD"
 } > "$OUT/build.log" 2>&1
 rc=$?
 log "build exit $rc"
