@@ -1,5 +1,6 @@
-# Relocatable bundle: `cmake --install build --prefix DIR` puts aerolbm (and the GPU test binaries) in DIR/bin and
-# every non-system shared library they load in DIR/lib; the binaries find them through RPATH $ORIGIN/../lib.
+# Relocatable bundle: `cmake --install build --prefix DIR` puts aerolbm (and the GPU test binaries) in DIR/bin, the
+# Python module in DIR/lib/python/aerolbm (PYTHONPATH=DIR/lib/python) with libaerolbm_session.so in DIR/lib, and
+# every non-system shared library they load in DIR/lib; they find them through RPATH $ORIGIN/../lib.
 # The host that runs the bundle needs only glibc, libstdc++ and, for the CUDA backend, the NVIDIA driver; the
 # surrogate's CUDA path also needs cuBLAS (600 MB, far beyond what a bundle should carry) from the host's CUDA
 # toolkit (LD_LIBRARY_PATH=/usr/local/cuda/lib64 there); an MPI build (AEROLBM_MPI) also the host's own Open MPI
@@ -16,10 +17,20 @@ set(_bundle_files "")
 foreach(t IN LISTS AEROLBM_BUNDLE_TARGETS)
   list(APPEND _bundle_files "$<TARGET_FILE:${t}>")
 endforeach()
+# The Python module's libraries (python/CMakeLists.txt installs them into lib/ and lib/python/aerolbm/): their
+# dependencies go into lib/ as well, so a bundle's Python module (or one rebuilt against lib/libaerolbm_session.so
+# for another Python) loads from the bundle alone.
+set(_bundle_libraries "")
+if(TARGET aerolbm_session)
+  string(APPEND _bundle_libraries " LIBRARIES $<TARGET_FILE:aerolbm_session>")
+endif()
+if(TARGET aerolbm_python_module)
+  string(APPEND _bundle_libraries " MODULES $<TARGET_FILE:aerolbm_python_module>")
+endif()
 
 install(CODE "
   file(GET_RUNTIME_DEPENDENCIES
-    EXECUTABLES ${_bundle_files}
+    EXECUTABLES ${_bundle_files}${_bundle_libraries}
     RESOLVED_DEPENDENCIES_VAR _deps
     UNRESOLVED_DEPENDENCIES_VAR _missing
     PRE_EXCLUDE_REGEXES

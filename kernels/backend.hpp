@@ -93,6 +93,14 @@ class FieldsTransfer {
   virtual const FrameArrays* frame() const { return nullptr; }
 };
 
+// Density and velocity of the current state in device memory (Backend::device_fields): the GPU backend's own
+// buffers, exported without a copy (the Python module's DLPack and __cuda_array_interface__).
+struct DeviceFieldArrays {
+  const float* rho = nullptr;  // 1 per cell (lattice units)
+  const float* u = nullptr;    // 3 per cell, interleaved
+  int device = -1;             // CUDA device ordinal
+};
+
 // One momentum-exchange force sample (see Backend::queue_force_sample).
 struct ForceSample {
   std::array<double, 3> total{0, 0, 0};  // force on the body, lattice units
@@ -137,6 +145,13 @@ class Backend {
   virtual void wall_force_cells(std::vector<double>& f) = 0;
   // Density (1 per cell) and velocity (3 per cell, interleaved) of the current state.
   virtual void macroscopic(std::vector<float>& rho, std::vector<float>& u) = 0;
+  // The same, computed on the device into device memory the backend owns (no copy to the host): complete when the
+  // call returns (on any stream), valid until the next device_fields() or macroscopic() call or the backend's end,
+  // which overwrite or free it. Backends whose fields live in host memory throw std::logic_error.
+  virtual DeviceFieldArrays device_fields() {
+    throw std::logic_error("the " + name() + " backend keeps its fields in host memory: device fields need the cuda "
+                           "backend (read them with macroscopic())");
+  }
   // Scans every cell for NaN/Inf and for speeds above `max_speed` (lattice units). A device reduction on the GPU.
   virtual StateCheck check_state(double max_speed) = 0;
   // Starts moving the current density and velocity (or the finished frame fields) to the host without waiting for

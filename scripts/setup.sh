@@ -11,7 +11,9 @@ jobs=${AEROLBM_JOBS:-$(nproc)}
 
 packages=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libhdf5-dev libvtk9-dev libcli11-dev
           libspdlog-dev libfmt-dev libgtest-dev python3 python3-numpy python3-h5py python3-matplotlib
-          libopenmpi-dev openmpi-bin libhdf5-openmpi-dev)
+          libopenmpi-dev openmpi-bin libhdf5-openmpi-dev python3-dev pybind11-dev python3-pybind11)
+# python3-dev, pybind11-dev, python3-pybind11: the Python module (import aerolbm; python/CMakeLists.txt), built
+# for /usr/bin/python3 and put on its path below.
 # libhdf5-openmpi-dev: the MPI build of HDF5 beside the serial one (libhdf5-dev); MPI builds link it and write
 # frame files collectively (docs/mpi.md, "Parallel HDF5"), serial builds keep the serial HDF5.
 # The tests also run the plotting scripts (pytest) and ParaView offscreen (Debian's ParaView renders through X; it
@@ -108,6 +110,23 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CUDA_A
   "-DAEROLBM_MPI=${AEROLBM_MPI:-ON}" >/dev/null
 echo "== building (jobs: $jobs)"
 cmake --build "$build" -j "$jobs"
+
+# `import aerolbm` for /usr/bin/python3: a .pth file in its site folder names the build's python/ folder (the
+# module and its package files; python/CMakeLists.txt). Rewritten only when it would change.
+register_python_module() {
+  local py=/usr/bin/python3 dir=$build/python site pth
+  compgen -G "$dir/aerolbm/_core*.so" >/dev/null || { echo "note: the Python module was not built (see cmake's output)"; return 0; }
+  site=$("$py" -c 'import site; print(site.getsitepackages()[0])' 2>/dev/null) || return 0
+  pth=$site/aerolbm-build.pth
+  if [ "$(id -u)" != 0 ] && [ ! -w "$site" ]; then
+    echo "note: import aerolbm needs PYTHONPATH=$dir (or run this script as root)"
+    return 0
+  fi
+  if [ "$(cat "$pth" 2>/dev/null)" != "$dir" ]; then
+    mkdir -p "$site" && echo "$dir" > "$pth" && echo "== $py: import aerolbm from $dir ($pth)"
+  fi
+}
+register_python_module
 
 case "$mode" in
   run)

@@ -59,6 +59,7 @@ class CudaBackend final : public Backend {
     aa_ = variant_ == "aa";
     int dev = 0;
     AEROLBM_CUDA_CHECK(cudaGetDevice(&dev));
+    device_ordinal_ = dev;
     cudaDeviceProp prop{};
     AEROLBM_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
     device_ = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ", " +
@@ -267,7 +268,7 @@ class CudaBackend final : public Backend {
     AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
-  void macroscopic(std::vector<float>& rho, std::vector<float>& u) override {
+  DeviceFieldArrays device_fields() override {
     if (rho_d_.size() != std::size_t(g_.cells)) {
       rho_d_.resize(g_.cells);
       u_d_.resize(3 * g_.cells);
@@ -278,6 +279,11 @@ class CudaBackend final : public Backend {
     });
     AEROLBM_CUDA_LAUNCH_CHECK();
     AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return DeviceFieldArrays{rho_d_.data(), u_d_.data(), device_ordinal_};
+  }
+
+  void macroscopic(std::vector<float>& rho, std::vector<float>& u) override {
+    device_fields();
     rho.resize(g_.cells);
     u.resize(3 * g_.cells);
     rho_d_.download(rho.data(), rho.size());
@@ -649,6 +655,7 @@ class CudaBackend final : public Backend {
   StepConstants<R> k_;
   std::int64_t nrows_;
   std::string device_, variant_;
+  int device_ordinal_ = 0;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   std::map<std::pair<std::int64_t, std::uintptr_t>, cudaGraphExec_t> graphs_;

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "src/app/commands.hpp"
+#include "src/app/entry_points.hpp"
 #include "src/case/units.hpp"
 #include "src/compare/comparison.hpp"
 #include "src/compare/input_error.hpp"
@@ -23,26 +24,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct CompareArgs {
-  std::vector<std::string> inputs;
-  std::string output = "compare";
-  CompareOptions options;
-  double fail_above = -1;
-  bool plots = true;
-  // case mode
-  std::int64_t steps = 0;
-  int threads = 0;
-  std::vector<std::string> sets;
-};
-
 // Runs the case once per backend into out/cpu and out/gpu. Needs a CUDA device.
-std::pair<fs::path, fs::path> run_case_twice(const CompareArgs& a, const fs::path& out) {
-  Case c = load_case(a.inputs[0], a.sets);
+std::pair<fs::path, fs::path> run_case_twice(const CompareArgs& a, const Case& c, const fs::path& out) {
   LatticeUnits u = lattice_units(c);
-  if (a.steps > 0) {
-    u.total_steps = a.steps;
-    u.average_steps = std::min(u.average_steps, a.steps);
-  }
+  limit_steps(u, a.steps);
   if (cuda_device_count() == 0) {
     throw CompareInputError(
         "compare " + a.inputs[0] + ": running a case on the CPU and the GPU needs a CUDA device, and there is none (" +
@@ -66,16 +51,20 @@ std::pair<fs::path, fs::path> run_case_twice(const CompareArgs& a, const fs::pat
   return dirs;
 }
 
-int compare(const CompareArgs& a) {
+}  // namespace
+
+int compare(const CompareArgs& a, const std::optional<Case>& given) {
   const fs::path out = a.output;
   if (fs::exists(out) && !fs::is_directory(out))
     throw CompareInputError("--output " + out.string() + ": exists and is not a folder. Choose another --output.");
   fs::path dir_a, dir_b;
-  if (a.inputs.size() == 1) {
+  if (given) {
+    std::tie(dir_a, dir_b) = run_case_twice(a, *given, out);
+  } else if (a.inputs.size() == 1) {
     if (fs::is_directory(a.inputs[0]))
       throw CompareInputError(a.inputs[0] + " is a folder: give two run folders (compare RUN_A RUN_B) or one case "
                               "file (compare CASE.yaml).");
-    std::tie(dir_a, dir_b) = run_case_twice(a, out);
+    std::tie(dir_a, dir_b) = run_case_twice(a, load_case(a.inputs[0], a.sets), out);
   } else if (a.inputs.size() == 2) {
     dir_a = a.inputs[0];
     dir_b = a.inputs[1];
@@ -131,8 +120,6 @@ int compare(const CompareArgs& a) {
   }
   return kOk;
 }
-
-}  // namespace
 
 void add_compare_command(CLI::App& app, int& status) {
   auto* cmd = app.add_subcommand(

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "src/app/commands.hpp"
+#include "src/app/entry_points.hpp"
 #include "src/app/run_folder.hpp"
 #include "src/solver/backend_select.hpp"
 #include "src/surrogate/model_file.hpp"
@@ -15,13 +16,6 @@ namespace aerolbm::app {
 namespace fs = std::filesystem;
 
 namespace {
-
-struct PredictArgs {
-  std::string file, model, backend = "auto", output;
-  std::vector<std::string> sets;
-  int repeats = 5;
-  bool overwrite = false;
-};
 
 void check_writable(const fs::path& dir) {
   fs::path p = fs::absolute(dir);
@@ -33,8 +27,9 @@ void check_writable(const fs::path& dir) {
     throw CaseError("--out " + dir.string() + ": " + p.string() + " is not writable. Choose a writable --out folder.");
 }
 
-int predict(const PredictArgs& a) {
-  Case c = load_case(a.file, a.sets);
+}  // namespace
+
+int predict(const Case& c, const PredictArgs& a, surrogate::Prediction* prediction, fs::path* folder) {
   const surrogate::Model m = surrogate::load_model(a.model);
   if (a.backend == "cuda" && cuda_device_count() == 0)
     throw BackendUnavailable("--backend cuda: no usable CUDA device (" + cuda_device_summary() +
@@ -64,10 +59,10 @@ int predict(const PredictArgs& a) {
                                    : std::string(),
                p.coefficients.cl, p.coefficients.cd);
   spdlog::info("wrote {}/summary.json, case.yaml, fields (.h5/.xdmf, .pvd/.vti)", out.string());
+  if (folder) *folder = out;
+  if (prediction) *prediction = p;
   return kOk;
 }
-
-}  // namespace
 
 void add_predict_command(CLI::App& app, int& status) {
   auto* cmd = app.add_subcommand("predict", "Predict a case's flow field with a trained surrogate model");
@@ -83,7 +78,7 @@ void add_predict_command(CLI::App& app, int& status) {
   cmd->add_flag("--overwrite", a->overwrite, "Replace the outputs already in the output folder");
   cmd->callback([&status, a]() {
     try {
-      status = predict(*a);
+      status = predict(load_case(a->file, a->sets), *a);
     } catch (const CaseError& e) {
       std::cerr << "error: " << e.what() << "\n";
       status = kBadInput;

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "src/app/commands.hpp"
+#include "src/app/entry_points.hpp"
 #include "src/app/run_folder.hpp"
 #include "src/case/units.hpp"
 #include "src/geometry/make_body.hpp"
@@ -42,20 +43,6 @@ bool a_ranks_flag(const DistributedConfig& dc) { return dc.ranks_grid[0] > 0; }
 bool g_ranks_started = false;
 std::shared_ptr<RankContext> g_ranks;
 
-// The output folder must be creatable and writable before anything runs. Only checks; creates nothing.
-void check_output_dir(const fs::path& dir) {
-  fs::path p = fs::absolute(dir);
-  std::error_code ec;
-  if (fs::exists(p, ec) && !fs::is_directory(p, ec)) {
-    throw CaseError("--output " + dir.string() + ": exists and is not a directory. Choose another --output.");
-  }
-  while (!fs::exists(p, ec)) p = p.parent_path();
-  if (!fs::is_directory(p, ec) || access(p.c_str(), W_OK | X_OK) != 0) {
-    throw CaseError("--output " + dir.string() + ": " + p.string() +
-                    " is not writable. Choose a writable --output folder.");
-  }
-}
-
 int run(const RunArgs& a) {
   g_ranks = start_ranks();
   const bool root = !g_ranks || g_ranks->root();
@@ -74,10 +61,7 @@ int run(const RunArgs& a) {
                     "' is not available in a run over several MPI ranks (the halo exchange works on the "
                     "two-lattice layout). Use lattice.kernel: pull or auto (--set lattice.kernel=pull).");
   LatticeUnits u = lattice_units(c);
-  if (a.steps > 0) {
-    u.total_steps = a.steps;
-    u.average_steps = std::min(u.average_steps, a.steps);
-  }
+  limit_steps(u, a.steps);
   if (g_ranks) {
     // The split is checked here, before anything is created (the backend makes it again, the same way).
     const std::int64_t n[3] = {u.nx, u.ny, u.nz};
@@ -110,14 +94,7 @@ int run(const RunArgs& a) {
                       "or SIGTERM; without one it cannot be continued.");
     }
   } else if (!a.overwrite) {
-    const auto found = run_outputs_in(out);
-    if (!found.empty()) {
-      std::string list;
-      for (const auto& f : found) list += (list.empty() ? "" : ", ") + f;
-      throw CaseError("--output " + out.string() + " already holds a run (" + list +
-                      "). Use --overwrite to replace it, --restart " + out.string() +
-                      " to continue it, or choose another --output.");
-    }
+    refuse_existing_run(out);
   }
   auto body = make_body(c);
   if (root) std::cout << describe(c, u) << std::flush;

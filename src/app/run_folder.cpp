@@ -1,4 +1,5 @@
 #include "src/app/run_folder.hpp"
+#include "src/app/entry_points.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -94,6 +95,30 @@ RunFolderLock::RunFolderLock(const fs::path& dir) {
 
 RunFolderLock::~RunFolderLock() {
   if (fd_ >= 0) ::close(fd_);  // releases the lock; the file stays, so no other run's lock is ever unlinked
+}
+
+// The output folder must be creatable and writable before anything runs. Only checks; creates nothing.
+void check_output_dir(const fs::path& dir) {
+  fs::path p = fs::absolute(dir);
+  std::error_code ec;
+  if (fs::exists(p, ec) && !fs::is_directory(p, ec)) {
+    throw CaseError("--output " + dir.string() + ": exists and is not a directory. Choose another --output.");
+  }
+  while (!fs::exists(p, ec)) p = p.parent_path();
+  if (!fs::is_directory(p, ec) || access(p.c_str(), W_OK | X_OK) != 0) {
+    throw CaseError("--output " + dir.string() + ": " + p.string() +
+                    " is not writable. Choose a writable --output folder.");
+  }
+}
+
+void refuse_existing_run(const fs::path& out) {
+  const auto found = run_outputs_in(out);
+  if (found.empty()) return;
+  std::string list;
+  for (const auto& f : found) list += (list.empty() ? "" : ", ") + f;
+  throw CaseError("--output " + out.string() + " already holds a run (" + list +
+                  "). Use --overwrite to replace it, --restart " + out.string() +
+                  " to continue it, or choose another --output.");
 }
 
 }  // namespace aerolbm::app

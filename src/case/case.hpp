@@ -111,6 +111,12 @@ class CaseError : public std::runtime_error {
 // Read, apply --set overrides ("a.b.c=value"), validate. Throws CaseError on any problem.
 Case load_case(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
 
+// The same for a case given as text (the Python module's dicts): messages name `label` where they would name the
+// file; `file` stands for the file it would be (relative paths in the case resolve against its folder, and its stem
+// is the default case name).
+Case load_case_text(const std::string& text, const std::string& label, const std::filesystem::path& file,
+                    const std::vector<std::string>& overrides = {});
+
 inline int dimensions(Stencil s) { return s == Stencil::D2Q9 ? 2 : 3; }
 
 // A half wing on the symmetry plane z = 0 (the low z face is then a symmetry plane).

@@ -76,8 +76,12 @@ SectionReader root_reader(Diagnostics& diag, const YAML::Node& root) {
 }
 
 Case load_case(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
-  const std::string label = file.string();
-  YAML::Node root = parse_case_text(read_case_text(file), label);
+  return load_case_text(read_case_text(file), file.string(), file, overrides);
+}
+
+Case load_case_text(const std::string& text, const std::string& label, const std::filesystem::path& file,
+                    const std::vector<std::string>& overrides) {
+  YAML::Node root = parse_case_text(text, label);
   if (!root.IsMap()) {
     throw CaseError(format_problem(root.IsNull() ? label : label + ":" + std::to_string(root.Mark().line + 1), "",
                                    "a mapping of sections (schema_version, case, physics, geometry, ...)",

@@ -76,6 +76,12 @@ LatticeUnits lattice_units(const Case& c) {
   return u;
 }
 
+void limit_steps(LatticeUnits& u, std::int64_t steps) {
+  if (steps <= 0) return;
+  u.total_steps = steps;
+  u.average_steps = std::min(u.average_steps, steps);
+}
+
 std::string describe(const Case& c, const LatticeUnits& u) {
   const bool three_d = dimensions(c.stencil) == 3;
   const double cells = double(u.nx) * double(u.ny) * double(u.nz);

@@ -24,6 +24,9 @@ struct LatticeUnits {
 // Pure function of the case; validation of the results (τ margin, Mach) happens in load_case.
 LatticeUnits lattice_units(const Case& c);
 
+// `--steps N` (N > 0): run exactly N steps, the averaging window at most the whole run. N ≤ 0 changes nothing.
+void limit_steps(LatticeUnits& u, std::int64_t steps);
+
 // Multi-line human summary (printed by `run` and `check`).
 std::string describe(const Case& c, const LatticeUnits& u);
 

@@ -103,6 +103,23 @@ Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Bod
   backend_ = opt_.make_backend ? opt_.make_backend(cfg, domain_, physics_params(case_, units_))
                                : select_backend(opt_.backend, cfg, domain_, physics_params(case_, units_));
   backend_->initialize();
+  // 3D bodies: forces per near-wall cell give moments and spanwise loads; the reference comes from the body
+  // (a wing's planform area and mean chord) or, for bodies without one, the reference length × the domain span.
+  const int dims = dimensions(case_.stencil);
+  u_ref_ = units_.u_lattice > 0 ? units_.u_lattice : 1.0;
+  if (dims == 3 && body_) {
+    ref_ = body_->reference();
+    if (!ref_) {
+      ForceReference r0;
+      r0.length = units_.length_cells;
+      r0.area = units_.length_cells * double(units_.nz);
+      for (int a = 0; a < 3; ++a) r0.moment_point[a] = case_.body_position_chords[a] * units_.length_cells;
+      ref_ = r0;
+    }
+    loads_.emplace(domain_, *ref_, u_ref_);
+  }
+  area_ = ref_ ? ref_->area : units_.length_cells * (dims == 3 ? double(units_.nz) : 1.0);
+  coef_ = 1.0 / (0.5 * u_ref_ * u_ref_ * area_);
 }
 
 Simulation::~Simulation() = default;
@@ -152,7 +169,88 @@ void Simulation::resume(Checkpoint c) {
   backend_->write_populations(c.populations);
   c.populations.clear();
   c.populations.shrink_to_fit();
+  history_ = ForceHistory();
+  for (std::size_t i = 0; i < c.force_steps.size(); ++i) history_.add(restored_sample(c, i));
+  step_ = c.step;
   resume_ = std::move(c);
+}
+
+namespace {
+std::int64_t next_multiple(std::int64_t s, std::int64_t m) { return (s / m + 1) * m; }
+}  // namespace
+
+// Queues the steps from step_ to `next` with a force sample at every multiple of forces.every and at the run's end
+// (on the GPU computed there, no host wait), takes the samples together, turns them into coefficients and adds
+// them to the history. A non-finite coefficient runs the watchdog at once (`checked` then says so). `per_cell`
+// receives the per-cell forces of the sample at `next` (3D bodies).
+std::vector<Simulation::Sample> Simulation::advance_chunk(std::int64_t next, std::int64_t last_checkpoint,
+                                                          bool& checked, std::vector<double>& per_cell) {
+  const std::int64_t total = units_.total_steps;
+  const std::int64_t K = std::max<std::int64_t>(1, case_.forces_every);
+  std::vector<std::int64_t> sample_steps;
+  while (step_ < next) {
+    const std::int64_t to = std::min(next, next_multiple(step_, K));
+    backend_->queue_steps(to - step_);
+    step_ = to;
+    if (step_ % K == 0 || step_ == total) {
+      backend_->queue_force_sample(loads_.has_value());
+      sample_steps.push_back(step_);
+    }
+  }
+  std::vector<ForceSample> samples = backend_->take_force_samples();
+  std::vector<Sample> out;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    Sample s;
+    s.step = sample_steps.at(i);
+    s.force = samples[i].total;
+    std::array<double, 3> cm{std::nan(""), std::nan(""), std::nan("")};
+    if (loads_) {
+      const BodyLoads l = loads_->loads(samples[i].cells);
+      s.force = l.force;
+      cm = l.moment_coefficients;
+      s.extra = LoadIntegrator::csv_values(l);
+      if (s.step == step_) per_cell = std::move(samples[i].cells);
+    }
+    s.cd = s.force[0] * coef_;
+    s.cl = s.force[1] * coef_;
+    s.cs = s.force[2] * coef_;
+    if (!checked && (!std::isfinite(s.cd) || !std::isfinite(s.cl))) {
+      watchdog(step_, last_checkpoint);
+      checked = true;
+    }
+    history_.add({s.step, double(s.step) * units_.dt, s.cd, s.cl, s.cs, cm[0], cm[1], cm[2]});
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::int64_t Simulation::advance(std::int64_t steps, const std::function<bool()>& stop) {
+  const std::int64_t start = step_, end = step_ + std::max<std::int64_t>(0, steps);
+  const std::int64_t total = units_.total_steps;
+  const std::int64_t W = std::max<std::int64_t>(1, case_.watchdog_every);
+  while (step_ < end) {
+    // The chunks of run() (frames and checkpoints aside): up to the next watchdog scan, and the run's end.
+    std::int64_t next = std::min(end, next_multiple(step_, W));
+    if (step_ < total) next = std::min(next, total);
+    bool checked = false;
+    std::vector<double> per_cell;
+    advance_chunk(next, -1, checked, per_cell);
+    if (!checked && (step_ % W == 0 || step_ == total)) watchdog(step_, -1);
+    if (stop && step_ < end && stop()) break;
+  }
+  return step_ - start;
+}
+
+CoefficientSample Simulation::coefficients_now() {
+  std::array<double, 3> F;
+  if (loads_) {
+    std::vector<double> per_cell;
+    backend_->wall_force_cells(per_cell);
+    F = loads_->loads(per_cell).force;
+  } else {
+    F = backend_->wall_force();
+  }
+  return {step_, double(step_) * units_.dt, F[0] * coef_, F[1] * coef_, F[2] * coef_};
 }
 
 // Every W steps, before every checkpoint, at the end, and whenever a force comes out non-finite, the whole state
@@ -210,29 +308,20 @@ void Simulation::watchdog(std::int64_t step, std::int64_t last_checkpoint) {
 }
 
 RunResult Simulation::run() {
+  const bool resuming = resume_.has_value();
+  const std::int64_t first_step = resuming ? resume_->step : 0;
+  if (ran_ || step_ != first_step)
+    throw std::logic_error("Simulation::run: " + std::string(ran_ ? "this simulation has run already"
+                                                                  : "advance() has moved it from its start") +
+                           "; a run folder holds one whole run (make a new Simulation)");
+  ran_ = true;
   const auto& dir = opt_.output_dir;
   const int dims = dimensions(case_.stencil);
   const double cells = double(domain_.cells());
-  const double u_ref = units_.u_lattice > 0 ? units_.u_lattice : 1.0;
-  // 3D bodies: forces per near-wall cell give moments and spanwise loads; the reference comes from the body
-  // (a wing's planform area and mean chord) or, for bodies without one, the reference length × the domain span.
-  std::optional<LoadIntegrator> loads;
-  std::optional<ForceReference> ref;
-  if (dims == 3 && body_) {
-    ref = body_->reference();
-    if (!ref) {
-      ForceReference r0;
-      r0.length = units_.length_cells;
-      r0.area = units_.length_cells * double(units_.nz);
-      for (int a = 0; a < 3; ++a) r0.moment_point[a] = case_.body_position_chords[a] * units_.length_cells;
-      ref = r0;
-    }
-    loads.emplace(domain_, *ref, u_ref);
-  }
-  const double area = ref ? ref->area : units_.length_cells * (dims == 3 ? double(units_.nz) : 1.0);
-  const double coef = 1.0 / (0.5 * u_ref * u_ref * area);
-  const bool resuming = resume_.has_value();
-  const std::int64_t first_step = resuming ? resume_->step : 0;
+  const double u_ref = u_ref_;
+  const std::optional<LoadIntegrator>& loads = loads_;
+  const std::optional<ForceReference>& ref = ref_;
+  const double area = area_;
   // MPI: rank 0 writes every file and prints; the other ranks take part in the collective backend calls only,
   // and, with a parallel HDF5, in writing the HDF5 frame files (each rank its own block).
   const bool root = !opt_.ranks || opt_.ranks->root();
@@ -324,15 +413,10 @@ RunResult Simulation::run() {
   double collective_seconds = 0;
 
   const std::int64_t total = units_.total_steps;
-  const std::int64_t K = std::max<std::int64_t>(1, case_.forces_every);
   const std::int64_t N = case_.output_every;
   const std::int64_t C = checkpoint_interval(case_, total);
   const std::int64_t W = std::max<std::int64_t>(1, case_.watchdog_every);
-  ForceHistory history;
-  if (resuming) {
-    for (std::size_t i = 0; i < resume_->force_steps.size(); ++i)
-      history.add(restored_sample(*resume_, i));
-  }
+  const ForceHistory& history = history_;
   std::int64_t last_checkpoint = resuming ? first_step : -1;
   Progress progress(total, cells, first_step);
   RunResult r;
@@ -367,9 +451,8 @@ RunResult Simulation::run() {
     last_checkpoint = step;
   };
 
-  auto next_multiple = [](std::int64_t s, std::int64_t m) { return (s / m + 1) * m; };
   const auto t0 = std::chrono::steady_clock::now();
-  std::int64_t step = first_step;
+  const std::int64_t& step = step_;
   double cd = 0, cl = 0;
   if (!history.samples().empty()) {
     cd = history.samples().back().cd;
@@ -377,46 +460,15 @@ RunResult Simulation::run() {
   }
   while (step < total) {
     // Chunks end at every frame, checkpoint and watchdog scan, which also bounds how long a stop request waits.
-    // Inside a chunk the force samples are queued behind the steps (on the GPU: computed there, no host wait), and
-    // taken together at its end.
     std::int64_t next = std::min(total, next_multiple(step, W));
     if (N > 0) next = std::min(next, next_multiple(step, N));
     if (C > 0) next = std::min(next, next_multiple(step, C));
-    std::vector<std::int64_t> sample_steps;
-    while (step < next) {
-      const std::int64_t to = std::min(next, next_multiple(step, K));
-      backend_->queue_steps(to - step);
-      step = to;
-      if (step % K == 0 || step == total) {
-        backend_->queue_force_sample(loads.has_value());
-        sample_steps.push_back(step);
-      }
-    }
-    std::vector<ForceSample> samples = backend_->take_force_samples();
     bool checked = false;
     std::vector<double> per_cell;  // this step's force per near-wall cell (3D bodies), fetched once
-    for (std::size_t i = 0; i < samples.size(); ++i) {
-      const std::int64_t at = sample_steps.at(i);
-      std::array<double, 3> F = samples[i].total;
-      std::vector<double> extra;
-      std::array<double, 3> cm{std::nan(""), std::nan(""), std::nan("")};
-      if (loads) {
-        const BodyLoads l = loads->loads(samples[i].cells);
-        F = l.force;
-        cm = l.moment_coefficients;
-        extra = LoadIntegrator::csv_values(l);
-        if (at == step) per_cell = std::move(samples[i].cells);
-      }
-      cd = F[0] * coef;
-      cl = F[1] * coef;
-      const double cs = F[2] * coef;
-      if (!checked && (!std::isfinite(cd) || !std::isfinite(cl))) {
-        watchdog(step, last_checkpoint);
-        checked = true;
-      }
-      const double at_time = double(at) * units_.dt;
-      if (csv) csv->append(at, at_time, F, cd, cl, cs, extra);
-      history.add({at, at_time, cd, cl, cs, cm[0], cm[1], cm[2]});
+    for (const Sample& s : advance_chunk(next, last_checkpoint, checked, per_cell)) {
+      cd = s.cd;
+      cl = s.cl;
+      if (csv) csv->append(s.step, double(s.step) * units_.dt, s.force, s.cd, s.cl, s.cs, s.extra);
     }
     const double time = double(step) * units_.dt;
     auto cell_forces = [&]() -> const std::vector<double>& {
@@ -456,7 +508,9 @@ RunResult Simulation::run() {
       frame_times.push_back(time);
     }
     // Every rank stops at the same step when any of them was signalled.
-    const int signal = opt_.ranks ? opt_.ranks->max_over_ranks(stop_requested()) : stop_requested();
+    int signal = stop_requested();
+    if (!signal && opt_.stop_check) signal = opt_.stop_check();
+    if (opt_.ranks) signal = opt_.ranks->max_over_ranks(signal);
     const bool periodic = C > 0 && (step % C == 0 || step == total);
     if (periodic || signal) {
       if (!checked) watchdog(step, last_checkpoint);

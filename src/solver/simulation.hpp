@@ -13,6 +13,8 @@
 #include "src/case/units.hpp"
 #include "src/geometry/body.hpp"
 #include "src/io/checkpoint.hpp"
+#include "src/solver/body_loads.hpp"
+#include "src/solver/force_history.hpp"
 #include "src/solver/rank_context.hpp"
 #include "src/solver/window_analysis.hpp"
 
@@ -27,6 +29,9 @@ struct RunOptions {
   // writes files and prints; every rank makes the same backend calls (they are collective).
   std::shared_ptr<RankContext> ranks;
   std::function<std::unique_ptr<Backend>(const BackendConfig&, const DomainData&, const PhysicsParams&)> make_backend;
+  // Asked after every chunk of steps, beside SIGINT/SIGTERM (stop_request.hpp): a signal number (not 0) stops the
+  // run as that signal would. The Python module passes Ctrl-C on this way, its own handler left in place.
+  std::function<int()> stop_check;
 };
 
 struct RunResult {
@@ -54,11 +59,40 @@ class Simulation {
   // Continue from a checkpoint instead of the initial state. Throws CaseError when the checkpoint belongs to
   // another lattice, grid or geometry, or is at or past the end of this run.
   void resume(Checkpoint c);
+  // The whole run into RunOptions::output_dir, from the initial state or the checkpoint given to resume(). Once per
+  // Simulation, and not after advance(): throws std::logic_error then.
   RunResult run();
+  // Advances the state by `steps` steps without a run folder (the Python module's Simulation.step): the chunks,
+  // force samples (into history()) and watchdog scans of run(), nothing written. `stop` (may be empty) is asked
+  // after every chunk (at most watchdog.every steps); true ends the call there. Returns the steps done. Throws
+  // RunError when the state diverges, as run() does.
+  std::int64_t advance(std::int64_t steps, const std::function<bool()>& stop = {});
+  // `steps` bare steps, no force samples and no watchdog, timed on the device (Backend::timed_run): benchmarks.
+  double timed_steps(std::int64_t steps) {
+    const double seconds = backend_->timed_run(steps);
+    step_ += steps;
+    return seconds;
+  }
+  std::int64_t step() const { return step_; }  // steps done so far (the checkpoint's step after resume())
+  const ForceHistory& history() const { return history_; }  // Cd, Cl, Cs every forces.every steps
+  // Force on the body now (lattice units) and its coefficients, as a sample of the history would have them.
+  CoefficientSample coefficients_now();
+  const Case& config() const { return case_; }
+  const LatticeUnits& units() const { return units_; }
+  // Where run() writes (the Python module chooses it after construction). Before run().
+  void set_output_dir(const std::filesystem::path& dir) { opt_.output_dir = dir; }
   Backend& backend() { return *backend_; }
   const DomainData& domain() const { return domain_; }
 
  private:
+  struct Sample {  // one force sample: what forces.csv gets
+    std::int64_t step = 0;
+    std::array<double, 3> force{};
+    double cd = 0, cl = 0, cs = 0;
+    std::vector<double> extra;  // 3D bodies: LoadIntegrator::csv_values
+  };
+  std::vector<Sample> advance_chunk(std::int64_t next, std::int64_t last_checkpoint, bool& checked,
+                                    std::vector<double>& per_cell);
   void watchdog(std::int64_t step, std::int64_t last_checkpoint);
   Checkpoint checkpoint_identity() const;
   Case case_;
@@ -68,6 +102,14 @@ class Simulation {
   DomainData domain_;
   std::unique_ptr<Backend> backend_;
   std::optional<Checkpoint> resume_;  // populations already in the backend; the rest is used by run()
+  // Forces: 3D bodies give moments and spanwise loads through the per-cell forces (loads_); coef_ turns a force
+  // into a coefficient (1 / (½ U² A)).
+  std::optional<LoadIntegrator> loads_;
+  std::optional<ForceReference> ref_;
+  double u_ref_ = 1, area_ = 1, coef_ = 1;
+  ForceHistory history_;
+  std::int64_t step_ = 0;
+  bool ran_ = false;
 };
 
 // Run failed while running (divergence, I/O error): exit status 1.
