@@ -355,7 +355,7 @@ def main(argv=None):
             lines.append(f"| {r['name']} | {r['n']}² | {r['skipped']} | | | | | |")
             continue
         if "error" in r:
-            lines.append(f"| {r['name']} | {r['n']}² | failed: {r['error']} | | | | | |")
+            lines.append(f"| {r['name']} | {r['n']}² | failed: {r['error'].splitlines()[0][:160] if r['error'] else ''} | | | | | |")
             continue
         c = r["check_rel_diff"]
         check = "reference" if r["impl"] == "aerolbm" else ("failed" if c is None or not c <= a.tol else f"{c:.1e}")

@@ -11,8 +11,8 @@ extern "C" __global__ void d2q9_bgk(const float* __restrict__ f, float* __restri
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x >= nx) return;
   const long long cells = (long long)nx * ny;
-  const int cx[9] = {CX}, cy[9] = {CY};
-  const float w[9] = {WS};
+  const int cx[9] = {@CX@}, cy[9] = {@CY@};
+  const float w[9] = {@WS@};
   float fi[9];
   const int xm = x > 0 ? x - 1 : nx - 1, xp = x + 1 < nx ? x + 1 : 0;
   const int ym = y > 0 ? y - 1 : ny - 1, yp = y + 1 < ny ? y + 1 : 0;
@@ -39,9 +39,9 @@ extern "C" __global__ void d2q9_bgk(const float* __restrict__ f, float* __restri
 
 
 def _kernel():
-    src = (_SOURCE.replace("{CX}", ", ".join(str(int(C[i, 0])) for i in range(Q)))
-           .replace("{CY}", ", ".join(str(int(C[i, 1])) for i in range(Q)))
-           .replace("{WS}", ", ".join(f"{float(W[i]):.9g}f" for i in range(Q))))
+    src = (_SOURCE.replace("@CX@", ", ".join(str(int(C[i, 0])) for i in range(Q)))
+           .replace("@CY@", ", ".join(str(int(C[i, 1])) for i in range(Q)))
+           .replace("@WS@", ", ".join(f"{float(W[i]):.9g}f" for i in range(Q))))
     # -fmad=false as aerolbm's kernels: no contraction into fused multiply-adds, the same rounding as the CPU.
     return cp.RawKernel(src, "d2q9_bgk", options=("--fmad=false",))
 

@@ -5,7 +5,10 @@ See lbm_common.py for the formulas."""
 import math
 
 import numpy as np
-from numba import cuda, float32, int32
+
+if not hasattr(np, "row_stack"):  # removed in NumPy 2.4; numba-cuda 0.68's typing still refers to it
+    np.row_stack = np.vstack
+from numba import cuda, float32, int32  # noqa: E402
 
 from lbm_common import C, W
 
