@@ -4,9 +4,10 @@
 # run that was killed twice and continued ends bit-identical to one that ran straight through.
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
-# 4000 steps: after the checkpoint the second leg waits for, the run must outlast the random delay (up to 0.45 s)
-# on a fast, idle machine too (2000 steps once finished first, on a CI run).
-ARGS=(--backend cpu --threads 2 --steps 4000 --set geometry.chord_cells=16 --set physics.reynolds=200
+# 12000 steps: after the checkpoint the second leg waits for, the run must outlast the random delay (up to 0.45 s)
+# on a fast, idle machine too (2000 steps once finished first, on a CI run; 4000 steps, 0.75 s on 2 cores since
+# the CPU's boundary cells stopped reading their neighbours' flags one by one, did too).
+ARGS=(--backend cpu --threads 2 --steps 12000 --set geometry.chord_cells=16 --set physics.reynolds=200
       --set output.every=50 --set forces.every=5 --set checkpoint.every=200)
 
 "$BIN" run "$CASE" "${ARGS[@]}" -o "$WORK/ref" > "$WORK/ref.log" 2>&1 || { tail "$WORK/ref.log"; fail "reference run"; }
