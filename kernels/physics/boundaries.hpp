@@ -87,8 +87,9 @@ inline void wall_link_masks(const GridView& g, const StepConstants<R>& k, std::i
 }
 
 // What a cell that is not plain interior needs of the wall table: its row (−1: no wall links) and the row's two
-// masks (wall_link_masks). Read from the grid by the one-pass kernels and the CPU; carried in the list entry of a
-// separate boundary pass (kernels/storage/boundary_list.hpp), so those cells skip the dependent loads.
+// step masks, wall and behind (wall_link_masks). Read from the grid by the one-pass kernels and the CPU; carried in
+// the list entry of a separate boundary pass (kernels/storage/boundary_list.hpp), so those cells skip the dependent
+// loads.
 struct BoundaryLinks {
   std::int32_t row = -1;
   std::uint32_t wall = 0, behind = 0;

@@ -25,7 +25,6 @@
 namespace aerolbm::app {
 namespace {
 
-const char* stencil_text(Stencil s) { return s == Stencil::D2Q9 ? "D2Q9" : (s == Stencil::D3Q19 ? "D3Q19" : "D3Q27"); }
 
 Precision parse_precision(const std::string& s) {
   if (s == "fp32") return Precision::FP32;
@@ -138,7 +137,7 @@ int run_bench_case(const BenchCaseArgs& a) {
                               : host_copy_bandwidth_gbs(std::size_t(1) << 28, 10);
   std::printf("aerolbm bench --case %s: %s, %lld x %lld x %lld = %lld cells, %zu near-wall cells, forces every %lld "
               "steps%s, %s backend%s\n",
-              a.file.c_str(), stencil_text(c.stencil), static_cast<long long>(d.nx), static_cast<long long>(d.ny),
+              a.file.c_str(), stencil_name(c.stencil), static_cast<long long>(d.nx), static_cast<long long>(d.ny),
               static_cast<long long>(d.nz), static_cast<long long>(d.cells()), d.wall_cells.size(),
               static_cast<long long>(K), per_cell ? " (per cell)" : "", a.backend.c_str(),
               gpu ? (", " + cuda_device_summary()).c_str() : "");
@@ -224,7 +223,7 @@ int run_bench_case(const BenchCaseArgs& a) {
     Json doc = Json::object();
     doc.set("case", c.name);
     doc.set("file", a.file);
-    doc.set("lattice", stencil_text(c.stencil));
+    doc.set("lattice", stencil_name(c.stencil));
     doc.set("nx", d.nx);
     doc.set("ny", d.ny);
     doc.set("nz", d.nz);

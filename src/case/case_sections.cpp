@@ -14,10 +14,6 @@ void assign(const std::optional<T>& v, U& dst) {
   if (v) dst = static_cast<U>(*v);
 }
 
-const char* stencil_name(Stencil s) {
-  return s == Stencil::D2Q9 ? "D2Q9" : s == Stencil::D3Q19 ? "D3Q19" : "D3Q27";
-}
-
 // Names end up in folder and file names, so only characters that are safe everywhere.
 bool safe_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '-'; }
 

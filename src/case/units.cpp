@@ -11,18 +11,6 @@ namespace {
 
 constexpr double kSoundSpeed = 0.57735026918962576;  // c_s = 1/sqrt(3) in lattice units, for every stencil here
 
-const char* stencil_name(Stencil s) {
-  switch (s) {
-    case Stencil::D2Q9:
-      return "D2Q9";
-    case Stencil::D3Q19:
-      return "D3Q19";
-    case Stencil::D3Q27:
-      return "D3Q27";
-  }
-  return "?";
-}
-
 const char* precision_name(Precision p) {
   switch (p) {
     case Precision::FP32:

@@ -43,15 +43,6 @@ auto guarded(Fn&& fn) -> decltype(fn()) {
   }
 }
 
-const char* stencil_name(Stencil s) {
-  switch (s) {
-    case Stencil::D2Q9: return "D2Q9";
-    case Stencil::D3Q19: return "D3Q19";
-    case Stencil::D3Q27: return "D3Q27";
-  }
-  return "?";
-}
-
 template <class L>
 LatticeInfo lattice_of() {
   LatticeInfo l;

@@ -30,15 +30,6 @@
 namespace aerolbm {
 namespace {
 
-const char* stencil_name(Stencil s) {
-  switch (s) {
-    case Stencil::D2Q9: return "D2Q9";
-    case Stencil::D3Q19: return "D3Q19";
-    case Stencil::D3Q27: return "D3Q27";
-  }
-  return "?";
-}
-
 const char* collision_name(Collision c) { return c == Collision::BGK ? "bgk" : "trt"; }
 
 const char* precision_name(Precision p) {
