@@ -44,7 +44,7 @@ __device__ inline bool plane_cell(const GridView& g, int& x, int& y, int& z) {
 // (D3Q19 pull: 71 registers, 36 % occupancy uncapped; 64 registers, 50 %, with 4 bytes spilled on the boundary
 // path). kernels/PERFORMANCE.md has the measurements.
 template <class L>
-inline constexpr int kMinBlocks = L::Q <= 9 ? 10 : (L::Q <= 19 ? 8 : 6);
+inline constexpr int kMinBlocks = L::Q <= 9 ? 10 : (L::Q <= 19 ? 7 : 5);
 // The in-place kernel's odd step keeps the indices of its loads and of its stores: a larger budget.
 template <class L>
 inline constexpr int kMinBlocksInPlace = L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4);
