@@ -122,6 +122,9 @@ class Backend {
   virtual std::string kernel() const = 0;  // kernel variant actually used
   // Equilibrium at ρ = 1 with the inflow profile in every fluid cell (rest when there is no inlet).
   virtual void initialize() = 0;
+  // The number of steps the current state has had (0 after initialize; a restored checkpoint's step): where the
+  // inflow ramp (PhysicsParams::ramp_steps) stands. Every step advances it.
+  virtual void set_step(std::int64_t step) = 0;
   virtual void run(std::int64_t steps) = 0;
   // Like run, but may return before the steps are done (the CUDA backend queues them on the device; every later
   // call on this backend is ordered after them). Runs them at once by default.

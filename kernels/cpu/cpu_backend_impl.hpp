@@ -37,8 +37,10 @@ class CpuBackend final : public Backend {
   CpuBackend(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p)
       : dom_(d),
         k_(make_step_constants<R>(p)),
+        ramp_{p},
         threads_(cfg.threads > 0 ? cfg.threads : omp_get_max_threads()),
-        runs_(k_.coll) {
+        runs_(k_.coll),
+        ramp_runs_(ramp_.next().coll) {
     g_.n[0] = int(d.nx);
     g_.n[1] = int(d.ny);
     g_.n[2] = int(d.nz);
@@ -77,25 +79,29 @@ class CpuBackend final : public Backend {
   std::string kernel() const override { return aa_ ? "aa (one lattice, in place)" : "pull (two lattices)"; }
 
   void initialize() override {
+    const StepConstants<R> k0 = ramp_.initial();
     with_state([&](const auto& acc) {
 #pragma omp parallel for schedule(static) num_threads(threads_)
-      for (std::int64_t n = 0; n < g_.cells; ++n) initialize_cell<L, R>(g_, k_, acc, n);
+      for (std::int64_t n = 0; n < g_.cells; ++n) initialize_cell<L, R>(g_, k0, acc, n);
     });
     copy_to_next();
+    ramp_.step = 0;
   }
 
+  void set_step(std::int64_t step) override { ramp_.step = step; }
+
   void run(std::int64_t steps) override {
-    if (aa_) {
-      for (std::int64_t s = 0; s < steps; ++s) step_in_place();
-      return;
-    }
-    for (std::int64_t s = 0; s < steps; ++s) {
+    for (std::int64_t s = 0; s < steps; ++s, ++ramp_.step) {
+      const StepConstants<R> k = ramp_.active() ? ramp_.next() : k_;
+      if (aa_) {
+        step_in_place(k);
+        continue;
+      }
       const TwoLatticeAccess<T, R> acc{a_, b_, stride_};
       const GridView g = g_;
       const std::int64_t stride = stride_;
-      const StepConstants<R> k = k_;
       const RowPlan& plan = plan_;
-      const auto pull = runs_.pull;
+      const auto pull = (ramp_.active() ? ramp_runs_ : runs_).pull;
 #pragma omp parallel for schedule(static) num_threads(threads_)
       for (std::int64_t r = 0; r < plan.rows(); ++r) {
         const int y = int(r % g.n[1]), z = int(r / g.n[1]);
@@ -103,6 +109,9 @@ class CpuBackend final : public Backend {
           const Segment sg = plan.seg[j];
           if (sg.vec) {
             pull(g, stride, k.coll, acc.src, acc.dst, y, z, sg.x0, sg.x1);
+            if (k.sponge_faces) sponge_stored(g, k, y, z, sg.x0, sg.x1, [&](int i, int x) -> T& {
+              return acc.dst[std::int64_t(i) * stride + g.index(x, y, z)];
+            });
           } else {
             for (int x = sg.x0; x < sg.x1; ++x) update_cell<L, R>(g, k, acc, x, y, z);
           }
@@ -224,6 +233,20 @@ class CpuBackend final : public Backend {
     return fn(TwoLatticeAccess<T, R>{a_, a_, stride_});
   }
 
+  // The sponge layer (sponge_cell) on the new populations the vector rows stored for cells x0 .. x1−1 of row
+  // (y, z), `slot(i, x)` their storage: the per-cell path applies it in registers to the same values.
+  template <class Slot>
+  static void sponge_stored(const GridView& g, const StepConstants<R>& k, int y, int z, int x0, int x1, Slot&& slot) {
+    for (int x = x0; x < x1; ++x) {
+      const R sigma = sponge_sigma<L, R>(g, k, x, y, z);
+      if (!(sigma > R(0))) continue;
+      R f[L::Q];
+      for (int i = 0; i < L::Q; ++i) f[i] = R(slot(i, x));
+      sponge_relax<L, R>(k, sigma, f);
+      for (int i = 0; i < L::Q; ++i) slot(i, x) = T(f[i]);
+    }
+  }
+
   // Two lattices: the next step's lattice starts as a copy of the current one (the cells no step writes, solid
   // and ghost, then hold the same values in both).
   void copy_to_next() {
@@ -238,11 +261,11 @@ class CpuBackend final : public Backend {
 
   // One in-place step: gather the boundary cells' interior neighbours, update the interior in place, then the
   // boundary cells from the snapshot (any order would do: no two cells touch the same slot).
-  void step_in_place() {
+  void step_in_place(const StepConstants<R>& k) {
     const AAStorage<T> s = storage();
     const GridView g = g_, gs = gs_;  // gs: the storage functions' view (cells = stride_)
     const std::int64_t stride = stride_;
-    const StepConstants<R> k = k_;
+    const RunKernels<L, T, R>& runs = ramp_.active() ? ramp_runs_ : runs_;
 #pragma omp parallel num_threads(threads_)
     {
 #pragma omp for schedule(static)
@@ -253,7 +276,11 @@ class CpuBackend final : public Backend {
         for (std::int64_t j = plan_.begin[r]; j < plan_.begin[r + 1]; ++j) {
           const Segment sg = plan_.seg[j];
           if (sg.vec) {
-            (s.odd ? runs_.aa_odd : runs_.aa_even)(g, stride, k.coll, s.f, y, z, sg.x0, sg.x1);
+            (s.odd ? runs.aa_odd : runs.aa_even)(g, stride, k.coll, s.f, y, z, sg.x0, sg.x1);
+            if (k.sponge_faces) sponge_stored(g, k, y, z, sg.x0, sg.x1, [&](int i, int x) -> T& {
+              const int c[3] = {x, y, z};
+              return s.f[aa_slot<L>(gs, s.odd ^ 1, i, c)];
+            });
           } else {
             for (int x = sg.x0; x < sg.x1; ++x) {
               if (s.odd) {
@@ -328,9 +355,11 @@ class CpuBackend final : public Backend {
   DomainData dom_;
   GridView g_{};
   std::vector<std::uint32_t> wall_mask_;  // the wall table's link masks (kernels/physics/wall_masks.hpp)
-  StepConstants<R> k_;
+  StepConstants<R> k_;  // after the inflow ramp (and for forces, fields, the watchdog)
+  InflowRamp<R> ramp_;
   int threads_;
-  RunKernels<L, T, R> runs_;  // the vector loops for these collision constants
+  RunKernels<L, T, R> runs_;       // the vector loops for these collision constants
+  RunKernels<L, T, R> ramp_runs_;  // and for those of the inflow ramp (a body force)
   RowPlan plan_;              // rows cut into vector runs and per-cell segments
   // Populations, Q arrays of stride_ values per lattice (padded_stride: the arrays staggered by a cache line), in
   // one buffer: two lattices a_ (current) and b_ (next), swapped each step; in place: a_ only. gs_ is g_ with

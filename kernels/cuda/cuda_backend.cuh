@@ -50,7 +50,7 @@ class CudaBackend final : public Backend {
 
  public:
   CudaBackend(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p)
-      : k_(make_step_constants<R>(p)), nrows_(std::int64_t(d.wall_cells.size())) {
+      : k_(make_step_constants<R>(p)), ramp_{p}, nrows_(std::int64_t(d.wall_cells.size())) {
     variant_ = cfg.kernel == "auto" ? "pull" : cfg.kernel;
     if (variant_ != "pull" && variant_ != "tiled" && variant_ != "aa") {
       throw std::invalid_argument("lattice.kernel: '" + cfg.kernel +
@@ -188,11 +188,14 @@ class CudaBackend final : public Backend {
 
   void initialize() override {
     with_state([&](auto acc) {
-      cuda::initialize_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, acc);
+      cuda::initialize_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, ramp_.initial(), acc);
     });
     AEROLBM_CUDA_LAUNCH_CHECK();
     sync_second_lattice();
+    ramp_.step = 0;
   }
+
+  void set_step(std::int64_t step) override { ramp_.step = step; }
 
   void run(std::int64_t steps) override {
     enqueue(steps);
@@ -425,6 +428,8 @@ class CudaBackend final : public Backend {
     }
     const T* src = a_.data();
     T* dst = b_.data();
+    const StepConstants<R> k = ramp_.active() ? ramp_.next() : k_;
+    ++ramp_.step;
     // Edge layers first, on the halo stream (after whatever the main stream still has queued).
     AEROLBM_CUDA_CHECK(cudaEventRecord(core_done_, stream_));
     AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(halo_stream_, core_done_, 0));
@@ -433,12 +438,12 @@ class CudaBackend final : public Backend {
         if (c < 0) continue;
         const int o0 = a == 0 ? 1 : 0, o1 = a == 2 ? 1 : 2;
         const dim3 grid(cuda::blocks_for(g_.n[o0], 128), unsigned(g_.n[o1]), 1);
-        cuda::edge_layer_update<L, T, R><<<grid, 128, 0, halo_stream_>>>(g_, k_, src, dst, a, c);
+        cuda::edge_layer_update<L, T, R><<<grid, 128, 0, halo_stream_>>>(g_, k, src, dst, a, c);
         AEROLBM_CUDA_LAUNCH_CHECK();
       }
     AEROLBM_CUDA_CHECK(cudaEventRecord(edges_done_, halo_stream_));
     // The rest of the grid on the main stream, at the same time.
-    cuda::stream_collide_pull<L, T, R><<<cuda::plane_grid(g_), cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, e);
+    cuda::stream_collide_pull<L, T, R><<<cuda::plane_grid(g_), cuda::kStepBlock, 0, stream_>>>(g_, k, src, dst, e);
     AEROLBM_CUDA_LAUNCH_CHECK();
     // The halo exchange packs behind the edge layers on the halo stream while the core runs.
     in_step_ = true;
@@ -508,10 +513,14 @@ class CudaBackend final : public Backend {
   void launch_step_in_place(int odd) {
     const AAStorage<T> s = storage_at(odd);
     const dim3 grid = cuda::plane_grid(g_);
+    // The interior's sponge test only where the case has a sponge (fewer registers without).
+    const bool sponge = k_.sponge_faces != 0;
     if (odd) {
-      cuda::stream_collide_aa<L, T, R, true><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
+      if (sponge) cuda::stream_collide_aa<L, T, R, true, true><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
+      else cuda::stream_collide_aa<L, T, R, true, false><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
     } else {
-      cuda::stream_collide_aa<L, T, R, false><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
+      if (sponge) cuda::stream_collide_aa<L, T, R, false, true><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
+      else cuda::stream_collide_aa<L, T, R, false, false><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
     }
     AEROLBM_CUDA_LAUNCH_CHECK();
   }
@@ -545,8 +554,13 @@ class CudaBackend final : public Backend {
         AEROLBM_CUDA_LAUNCH_CHECK();
         AEROLBM_CUDA_CHECK(cudaEventRecord(join_, side_stream_));
       }
-      cuda::stream_collide_pull<L, T, R, false><<<cuda::plane_grid(g_), cuda::kStepBlock, 0, stream_>>>(
-          g_, k_, src, dst, EdgeLayers{});
+      if (k_.sponge_faces) {
+        cuda::stream_collide_pull<L, T, R, false, true><<<cuda::plane_grid(g_), cuda::kStepBlock, 0, stream_>>>(
+            g_, k_, src, dst, EdgeLayers{});
+      } else {
+        cuda::stream_collide_pull<L, T, R, false, false><<<cuda::plane_grid(g_), cuda::kStepBlock, 0, stream_>>>(
+            g_, k_, src, dst, EdgeLayers{});
+      }
       AEROLBM_CUDA_LAUNCH_CHECK();
       if (side) AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(stream_, join_, 0));
     } else {
@@ -554,7 +568,7 @@ class CudaBackend final : public Backend {
       if (boundary_cells_) {
         cuda::stream_collide_pull<L, T, R, true><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, EdgeLayers{});
       } else {
-        cuda::stream_collide_pull<L, T, R, false><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, EdgeLayers{});
+        cuda::stream_collide_pull<L, T, R, false, false><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, EdgeLayers{});
       }
       AEROLBM_CUDA_LAUNCH_CHECK();
     }
@@ -590,6 +604,11 @@ class CudaBackend final : public Backend {
   static constexpr int kSampleCapacity = 64;
 
   void enqueue(std::int64_t steps) {
+    // During the inflow ramp every step has its own constants: launched one by one, never captured.
+    for (; steps > 0 && ramp_.active(); --steps) {
+      with_ramp_constants([&] { issue_steps(1); });
+      advance(1);
+    }
     while (steps > 0) {
       const std::int64_t n = std::min<std::int64_t>(steps, kGraphSteps);
       const std::pair<std::int64_t, std::uintptr_t> key{
@@ -611,8 +630,29 @@ class CudaBackend final : public Backend {
         issue_steps(n);
       }
       advance(n);
+      ramp_.step += n;
       steps -= n;
     }
+  }
+
+  // `launch` with k_ set to the constants of the next step of the inflow ramp (when it is on), and the step counted.
+  template <class Fn>
+  void with_ramp_constants(Fn&& launch) {
+    if (!ramp_.active()) {
+      launch();
+      ++ramp_.step;
+      return;
+    }
+    const StepConstants<R> full = k_;
+    k_ = ramp_.next();
+    try {
+      launch();
+    } catch (...) {
+      k_ = full;
+      throw;
+    }
+    k_ = full;
+    ++ramp_.step;
   }
 
   // The force kernels for the current state: per-row forces into `per_row` (null: not kept), the total into
@@ -652,7 +692,8 @@ class CudaBackend final : public Backend {
   }
 
   GridView g_{};
-  StepConstants<R> k_;
+  StepConstants<R> k_;  // after the inflow ramp (graphs capture these), and for forces, fields, the watchdog
+  InflowRamp<R> ramp_;
   std::int64_t nrows_;
   std::string device_, variant_;
   int device_ordinal_ = 0;

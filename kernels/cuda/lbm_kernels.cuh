@@ -53,8 +53,9 @@ inline constexpr int kMinBlocksInPlace = L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4);
 // `skip`: cells on these layers are left out (an MPI block's edge layers, updated first by edge_layer_update);
 // EdgeLayers{} skips none. `Boundaries` = false: a grid without boundary cells (a periodic box), where the
 // interior path alone needs far fewer registers (D2Q9: 32 against 48, so 16 blocks per multiprocessor instead of
-// 10; the D2Q9 box measured 11 % faster); the backend picks it only when every non-solid cell is interior.
-template <class L, class T, class R, bool Boundaries = true>
+// 10; the D2Q9 box measured 11 % faster); the backend picks it only when every non-solid cell is interior, or for
+// the interior of a split step. `Sponge` = false: no sponge layer (the box; a case without far-field faces).
+template <class L, class T, class R, bool Boundaries = true, bool Sponge = true>
 __global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : 1) stream_collide_pull(
     GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst, EdgeLayers skip) {
   int x, y, z;
@@ -67,7 +68,7 @@ __global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : 1) st
     if (!is_interior<L>(g, g.flags[n], x, y, z)) return;  // solid cells
     R f[L::Q];
     pull_interior<L, R>(g, acc, x, y, z, f);
-    collide_and_store<L, R>(k, acc, n, f);
+    collide_and_store<L, R, Sponge>(g, k, acc, x, y, z, n, f);
   }
 }
 
@@ -103,7 +104,7 @@ __global__ void stream_collide_boundary(GridView g, StepConstants<R> k, const T*
   if (is_interior<L>(g, flag, c.x, c.y, c.z)) {
     R f[L::Q];
     pull_interior<L, R>(g, acc, c.x, c.y, c.z, f);
-    collide_and_store<L, R>(k, acc, n, f);
+    collide_and_store<L, R>(g, k, acc, c.x, c.y, c.z, n, f);
     return;
   }
   update_boundary_cell<L, R>(g, k, acc, x, n, flag, BoundaryLinks{c.row, c.wall, c.behind});
@@ -144,14 +145,14 @@ __global__ void __launch_bounds__(kTileX * kTileY) stream_collide_tiled(GridView
     if (interior) f[i] = tile[(ty + 1 - L::c(i, 1)) * HX + (tx + 1 - L::c(i, 0))];
     __syncthreads();
   }
-  if (interior) collide_and_store<L, R>(k, acc, n, f);
+  if (interior) collide_and_store<L, R>(g, k, acc, x, y, z, n, f);
 }
 
 // Variant "aa": one lattice updated in place (kernels/storage/aa_lattice.hpp); `Odd` picks the layout (steps done
 // so far, mod 2). Interior cells update in place; boundary cells read the snapshot and write the next snapshot and
 // their own slots, so the two kinds touch disjoint memory; the interior cells the boundary cells read write their
 // row of the next snapshot too (aa_gather_kernel fills the snapshot once, after the state is set).
-template <class L, class T, class R, bool Odd>
+template <class L, class T, class R, bool Odd, bool Sponge>
 __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>) stream_collide_aa(GridView g, StepConstants<R> k, AAStorage<T> s) {
   int x, y, z;
   if (!plane_cell(g, x, y, z)) return;
@@ -160,7 +161,7 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>) stream_colli
   if (is_interior<L>(g, flag, x, y, z)) {
     // Cells that boundary cells read (flagged on this backend's copy) also refresh their snapshot row.
     const std::int32_t row = (flag & cell::aa_snapshot) ? s.row[n] : -1;
-    aa_interior_update<L, T, R, Odd>(g, k, s.f, x, y, z, s.snap_next, s.rows, row);
+    aa_interior_update<L, T, R, Odd, Sponge>(g, k, s.f, x, y, z, s.snap_next, s.rows, row);
     return;
   }
   AABoundaryAccess<L, T, R> acc{g, s};

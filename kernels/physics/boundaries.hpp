@@ -1,8 +1,9 @@
 #pragma once
 // Where each streamed population comes from: a neighbour, a periodic image, a mirrored population at a free-slip
 // face, or a wall (half-way or interpolated bounce-back, the wall links of a cell read from its row of the wall
-// table). Plus the open boundaries (velocity inlet, pressure outlet)
-// by non-equilibrium extrapolation from the interior neighbour (Guo, Zheng & Shi 2002).
+// table), or the free stream at a far-field face. Plus the open boundaries (velocity inlet, pressure outlet)
+// by non-equilibrium extrapolation from the interior neighbour (Guo, Zheng & Shi 2002), the outlet optionally by
+// characteristics, and the sponge layer in front of the outlet and far-field faces.
 //
 // `Acc` is the storage accessor of a backend: acc.get(i, n) is the post-collision population i of cell n from the
 // previous step (shifted), acc.put(i, n, v) stores the new one. The physics never sees the memory layout.
@@ -30,11 +31,18 @@ AEROLBM_HD R wall_link_value(const GridView& g, const StepConstants<R>& k, const
 // Where population i of cell x (index n) streams from in this step, once the faces have had their say: the
 // post-collision population j of cell m — the neighbour at x − c_i, its periodic image, or the cell itself with the
 // population mirrored at a free-slip face. A no-slip face (or an open face reached sideways) bounces the cell's own
-// opposite population back: m = n, j = opp(i).
+// opposite population back: m = n, j = opp(i). Across a far-field face the population is the free stream's
+// equilibrium (free_stream_population): m = −1.
 struct StreamSource {
   std::int64_t m;
   int j;
 };
+
+// Population i of the free stream (ρ = 1, the inflow velocity), shifted: what a far-field face lets in.
+template <class L, class R>
+AEROLBM_HD R free_stream_population(const StepConstants<R>& k, int i) {
+  return equilibrium_shifted<L, R>(i, R(0), R(1), k.u_inlet);
+}
 
 template <class L, class R>
 AEROLBM_HD StreamSource stream_source(const GridView& g, const StepConstants<R>& k, const int (&x)[3],
@@ -52,6 +60,8 @@ AEROLBM_HD StreamSource stream_source(const GridView& g, const StepConstants<R>&
     } else if (bc == FaceBC::Slip) {
       s[a] = x[a];
       j = mirror<L>(j, a);
+    } else if (bc == FaceBC::FarField) {
+      return {-1, i};
     } else {
       return {n, opposite(i)};
     }
@@ -78,7 +88,7 @@ inline void wall_link_masks(const GridView& g, const StepConstants<R>& k, std::i
   auto type = [&](const int (&y)[3]) { return g.flags[g.index(y[0], y[1], y[2])] & cell::type_mask; };
   for (int i = 1; i < L::Q; ++i) {
     const StreamSource s = stream_source<L, R>(g, k, x, n, i);
-    if ((g.flags[s.m] & cell::type_mask) == cell::solid) wall |= 1u << i;
+    if (s.m >= 0 && (g.flags[s.m] & cell::type_mask) == cell::solid) wall |= 1u << i;
     const int ahead[3] = {x[0] + L::c(i, 0), x[1] + L::c(i, 1), x[2] + L::c(i, 2)};
     if (inside(ahead) && type(ahead) == cell::fluid) behind |= 1u << i;
     const int back[3] = {x[0] - L::c(i, 0), x[1] - L::c(i, 1), x[2] - L::c(i, 2)};
@@ -119,7 +129,7 @@ AEROLBM_HD void pull_boundary(const GridView& g, const StepConstants<R>& k, cons
       continue;
     }
     const StreamSource s = stream_source<L, R>(g, k, x, n, i);
-    f[i] = acc.get(s.j, s.m);
+    f[i] = s.m >= 0 ? acc.get(s.j, s.m) : free_stream_population<L, R>(k, i);
   }
   if (b.wall == 0) return;
   // A link with the fluid cell behind it (bit i of `behind`) has x + c_i inside the grid and not solid, so
@@ -147,10 +157,38 @@ AEROLBM_HD void inlet_velocity(const GridView& g, const StepConstants<R>& k, con
   for (int a = 0; a < 3; ++a) u[a] = scale * k.u_inlet[a];
 }
 
+// Non-reflecting outlet (Thompson 1987; Poinsot & Lele 1992; for the lattice Boltzmann method Izquierdo & Fueyo
+// 2008): the outlet node's density and velocity advance in time by the locally one-dimensional characteristic
+// equations of the isothermal flow along x, with first-order upwind differences to the neighbour inside (m):
+//   outgoing acoustic wave L5 = (u + c)(c² ∂ρ/∂x + ρ c ∂u/∂x), computed from the flow;
+//   incoming acoustic wave L1 = K c² (ρ − 1): the pressure relaxes to the free stream's instead of reflecting;
+//   ∂ρ/∂t = −(L5 + L1) / (2c²),  ∂u/∂t = −(L5 − L1) / (2ρc) + F/ρ,  transverse velocity convected out at u.
+// The node's previous values are the moments of its own stored populations (equilibrium plus the neighbour's
+// non-equilibrium part, whose moments vanish). A node with backflow (u ≤ 0) keeps its transverse velocity.
+template <class L, class R, class Acc>
+AEROLBM_HD void characteristic_outlet(const StepConstants<R>& k, const Acc& acc, std::int64_t n,
+                                      const Moments<L, R>& mn, const R (&minus_half)[3], R& rb_s, R (&ub)[3]) {
+  R fb[L::Q];
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) fb[i] = acc.get(i, n);
+  const Moments<L, R> b = moments<L, R>(fb, minus_half);
+  const R c = R(0.5773502691896258), c2 = R(1) / R(3);
+  const R drho = b.rho_s - mn.rho_s, du = b.u[0] - mn.u[0];
+  const R L5 = (b.u[0] + c) * (c2 * drho + b.rho * c * du);
+  const R L1 = k.outlet_k * c2 * b.rho_s;
+  // A body force (the inflow ramp's) accelerates the node as it does the fluid inside.
+  const R inv_rho = R(1) / b.rho;
+  rb_s = b.rho_s - (L5 + L1) / (R(2) * c2);
+  ub[0] = b.u[0] - (L5 - L1) * inv_rho / (R(2) * c) + k.coll.force[0] * inv_rho;
+  const R ut = b.u[0] > R(0) ? b.u[0] : R(0);
+  ub[1] = b.u[1] - ut * (b.u[1] - mn.u[1]) + k.coll.force[1] * inv_rho;
+  ub[2] = L::D == 3 ? b.u[2] - ut * (b.u[2] - mn.u[2]) + k.coll.force[2] * inv_rho : R(0);
+}
+
 // Open boundary cell (inlet on the low-x face, outlet on the high-x face): the equilibrium for the boundary values
 // plus the non-equilibrium part of the interior neighbour. Inlet: prescribed velocity, density from the neighbour
 // (a fixed density there would forbid the pressure drop a channel needs). Outlet: ρ = 1, velocity from the
-// neighbour (lets vortices leave with little reflection).
+// neighbour (lets vortices leave with little reflection), or by characteristics (characteristic_outlet).
 template <class L, class R, class Acc>
 AEROLBM_HD_COLD void open_boundary_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, const int (&x)[3],
                                    std::int64_t n, bool inlet) {
@@ -166,6 +204,8 @@ AEROLBM_HD_COLD void open_boundary_cell(const GridView& g, const StepConstants<R
   if (inlet) {
     inlet_velocity<L, R>(g, k, x, ub);
     rb_s = mn.rho_s;
+  } else if (k.characteristic_outlet) {
+    characteristic_outlet<L, R>(k, acc, n, mn, minus_half, rb_s, ub);
   } else {
     ub[0] = mn.u[0];
     ub[1] = mn.u[1];
@@ -178,6 +218,43 @@ AEROLBM_HD_COLD void open_boundary_cell(const GridView& g, const StepConstants<R
                 equilibrium_shifted<L, R>(i, mn.rho_s, mn.rho, mn.u);
     acc.put(i, n, v);
   }
+}
+
+// Sponge layer: within `sponge_cells` of the outlet and the far-field faces (k.sponge_faces) the post-collision
+// populations relax toward the free stream's equilibrium, f ← f − σ (f − f_eq(1, u∞)), with σ = strength·(1 − d/W)²
+// at d cells from the face (the face's own layer: d = 0), the largest over the faces; 0 elsewhere. Waves and the
+// wake fade out before they reach the faces (Israeli & Orszag 1981). Positions are global (MPI blocks agree).
+template <class L, class R>
+AEROLBM_HD R sponge_sigma(const GridView& g, const StepConstants<R>& k, int x0, int x1, int x2) {
+  const int x[3] = {x0 + g.origin[0], x1 + g.origin[1], x2 + g.origin[2]};
+  R t = 0;
+  AEROLBM_UNROLL
+  for (int f = 0; f < 2 * L::D; ++f) {
+    if (!((k.sponge_faces >> f) & 1u)) continue;
+    const int a = f / 2;
+    const int d = (f & 1) ? g.global_size(a) - 1 - x[a] : x[a];
+    const R s = R(1) - R(d) * k.sponge_inv_width;
+    if (s > t) t = s;
+  }
+  return k.sponge_strength * t * t;
+}
+
+template <class L, class R>
+AEROLBM_HD void sponge_relax(const StepConstants<R>& k, R sigma, R (&f)[L::Q]) {
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) f[i] -= sigma * (f[i] - free_stream_population<L, R>(k, i));
+}
+
+// The sponge on a cell's new post-collision populations, before they are stored as T (applied to the values
+// rounded to T, as the CPU's vector rows apply it to the stored values: the same numbers in every precision).
+template <class L, class T, class R>
+AEROLBM_HD void sponge_cell(const GridView& g, const StepConstants<R>& k, int x0, int x1, int x2, R (&f)[L::Q]) {
+  if (!k.sponge_faces) return;
+  const R sigma = sponge_sigma<L, R>(g, k, x0, x1, x2);
+  if (!(sigma > R(0))) return;
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) f[i] = R(T(f[i]));
+  sponge_relax<L, R>(k, sigma, f);
 }
 
 }  // namespace aerolbm

@@ -45,10 +45,13 @@ AEROLBM_HD void pull_interior(const GridView& g, const Acc& acc, int x0, int x1,
   }
 }
 
-// Collide and store: the second half of every update.
-template <class L, class R, class Acc>
-AEROLBM_HD void collide_and_store(const StepConstants<R>& k, Acc& acc, std::int64_t n, R (&f)[L::Q]) {
+// Collide (and the sponge layer, where the cell lies in it) and store: the second half of every update.
+// `Sponge` = false: a grid known to have no sponge (the periodic box's kernel leaves its test out).
+template <class L, class R, bool Sponge = true, class Acc>
+AEROLBM_HD void collide_and_store(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2,
+                                  std::int64_t n, R (&f)[L::Q]) {
   collide<L, R>(f, k.coll);
+  if constexpr (Sponge) sponge_cell<L, typename Acc::stored_type, R>(g, k, x0, x1, x2, f);
   AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
 }
@@ -64,7 +67,7 @@ AEROLBM_HD void update_boundary_cell(const GridView& g, const StepConstants<R>& 
   }
   R f[L::Q];
   pull_boundary<L, R>(g, k, acc, x, n, b, f);
-  collide_and_store<L, R>(k, acc, n, f);
+  collide_and_store<L, R>(g, k, acc, x[0], x[1], x[2], n, f);
 }
 
 template <class L, class R, class Acc>
@@ -77,7 +80,7 @@ AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& a
   if (is_interior<L>(g, flag, x0, x1, x2)) {
     R f[L::Q];
     pull_interior<L, R>(g, acc, x0, x1, x2, f);
-    collide_and_store<L, R>(k, acc, n, f);
+    collide_and_store<L, R>(g, k, acc, x0, x1, x2, n, f);
     return;
   }
   update_boundary_cell<L, R>(g, k, acc, x, n, flag, boundary_links(g, n, flag));

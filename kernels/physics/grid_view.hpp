@@ -1,6 +1,7 @@
 #pragma once
 // What the per-cell functions see of the grid: sizes, cell flags and the interpolated-wall table. Raw pointers
 // only, so the same struct is passed by value to CUDA kernels and used by the CPU loops.
+#include <cmath>
 #include <cstdint>
 
 #include "kernels/physics/collision.hpp"
@@ -39,24 +40,63 @@ inline std::uint8_t periodic_axes(const PhysicsParams& p) {
 template <class R>
 struct StepConstants {
   CollisionConstants<R> coll;
-  R u_inlet[3];            // mean inflow velocity
+  R u_inlet[3];            // mean inflow velocity, also the free stream's (far field, sponge)
   bool parabolic_inlet;
   bool interpolated_walls;
+  bool characteristic_outlet;
   std::uint8_t faces[6];   // FaceBC per face
+  std::uint8_t sponge_faces;
+  R outlet_k;              // characteristic outlet: relaxation rate of the pressure toward the free stream's
+  R sponge_strength;       // at the face
+  R sponge_inv_width;      // 1 / sponge width in cells
   R taylor_green;          // initial Taylor–Green peak speed (0: start from the inflow profile)
 };
 
+// The inflow's share of its full speed in step `step` (the step that makes state step + 1), or for the initial
+// state at step −1 (0: at rest): sin² over the ramp, smooth at both ends, then 1.
+inline double inflow_ramp(const PhysicsParams& p, std::int64_t step) {
+  if (p.ramp_steps <= 0 || step + 1 >= p.ramp_steps) return 1.0;
+  if (step < 0) return 0.0;
+  const double s = std::sin(1.5707963267948966 * double(step + 1) / double(p.ramp_steps));
+  return s * s;
+}
+
+// `scale`: the inflow's share of its full speed (inflow_ramp); `gain`: how much that share grows in this step,
+// which a uniform body force of gain × u_inlet (per unit density) adds to the whole fluid, so that it speeds up
+// with the inlet everywhere at once instead of waiting for the pressure waves that would carry the news.
 template <class R>
-inline StepConstants<R> make_step_constants(const PhysicsParams& p) {
+inline StepConstants<R> make_step_constants(const PhysicsParams& p, double scale = 1.0, double gain = 0.0) {
   StepConstants<R> k{};
-  k.coll = make_collision_constants<R>(p.collision == Collision::TRT, p.tau, p.trt_magic, p.body_force,
-                                             p.smagorinsky);
-  for (int a = 0; a < 3; ++a) k.u_inlet[a] = R(p.u_inlet[a]);
+  const double force[3] = {p.body_force[0] + gain * p.u_inlet[0], p.body_force[1] + gain * p.u_inlet[1],
+                           p.body_force[2] + gain * p.u_inlet[2]};
+  k.coll = make_collision_constants<R>(p.collision == Collision::TRT, p.tau, p.trt_magic, force, p.smagorinsky);
+  for (int a = 0; a < 3; ++a) k.u_inlet[a] = R(scale * p.u_inlet[a]);
   k.parabolic_inlet = p.inlet_profile == InletProfile::Parabolic;
   k.interpolated_walls = p.wall == WallModel::Interpolated;
+  k.characteristic_outlet = p.characteristic_outlet;
   for (int f = 0; f < 6; ++f) k.faces[f] = static_cast<std::uint8_t>(p.faces[f]);
+  const bool sponge = p.sponge_cells > 0 && p.sponge_strength > 0;
+  k.sponge_faces = sponge ? p.sponge_faces : 0;
+  k.sponge_strength = R(sponge ? p.sponge_strength : 0.0);
+  k.sponge_inv_width = R(sponge ? 1.0 / p.sponge_cells : 0.0);
+  k.outlet_k = R(p.outlet_k);
   k.taylor_green = R(p.taylor_green_amplitude);
   return k;
 }
+
+// Where a run stands in its inflow ramp: the steps its state has had, and the constants of its next step. The
+// backends step with their full constants once the ramp is over (CUDA: from captured graphs) and with next()
+// during it. The ramp starts from rest and accelerates the whole fluid with the inlet (make_step_constants).
+template <class R>
+struct InflowRamp {
+  PhysicsParams p;
+  std::int64_t step = 0;
+  bool active() const { return step < p.ramp_steps; }
+  StepConstants<R> next() const {
+    const double s = inflow_ramp(p, step);
+    return make_step_constants<R>(p, s, s - inflow_ramp(p, step - 1));
+  }
+  StepConstants<R> initial() const { return make_step_constants<R>(p, inflow_ramp(p, -1)); }
+};
 
 }  // namespace aerolbm

@@ -18,6 +18,7 @@ enum class FaceBC : std::uint8_t {
   Wall,      // half-way bounce-back (no-slip wall half a cell outside the last row)
   Velocity,  // cells on this face are velocity-inlet nodes
   Pressure,  // cells on this face are pressure-outlet nodes
+  FarField,  // free stream: a population streaming in across the face is the equilibrium of the free stream
 };
 
 // Cell flags (one byte per cell).
@@ -49,6 +50,18 @@ struct PhysicsParams {
   WallModel wall = WallModel::Interpolated;
   FaceBC faces[6] = {FaceBC::Velocity, FaceBC::Pressure, FaceBC::Slip,
                      FaceBC::Slip,     FaceBC::Periodic, FaceBC::Periodic};
+  // The far field (boundaries.hpp): the outlet nodes by characteristics (waves leave; the pressure relaxes to the
+  // free stream's at the rate `outlet_k` per step) instead of a fixed density; a sponge layer of
+  // `sponge_cells` cells in front of the faces in `sponge_faces` (bit f for face f: the outlet and the far-field
+  // faces) relaxing the post-collision populations toward the free stream's equilibrium, at most
+  // `sponge_strength` per step at the face.
+  bool characteristic_outlet = false;
+  double outlet_k = 0;
+  double sponge_cells = 0;
+  double sponge_strength = 0;
+  std::uint8_t sponge_faces = 0;
+  // The inflow (inlet and free stream) ramps up from rest over this many steps (0: full from the start).
+  std::int64_t ramp_steps = 0;
   // > 0: start from a Taylor–Green vortex of this peak speed filling the domain (periodic boxes, benchmarks)
   // instead of the inflow profile.
   double taylor_green_amplitude = 0;

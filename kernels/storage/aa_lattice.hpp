@@ -60,6 +60,7 @@ AEROLBM_HD void aa_coords(const GridView& g, std::int64_t n, int (&x)[3]) {
 // fields, the watchdog and checkpoints. Solid cells hold the rest state (0 shifted), as in the two-lattice scheme.
 template <class L, class T, class R>
 struct AAStateAccess {
+  using stored_type = T;
   GridView g;
   AAStorage<T> s;
   AEROLBM_HD R get(int i, std::int64_t n) const {
@@ -85,6 +86,7 @@ struct AAStateAccess {
 // snapshot and into its slots in the layout after the step.
 template <class L, class T, class R>
 struct AABoundaryAccess {
+  using stored_type = T;
   GridView g;
   AAStorage<T> s;
   AEROLBM_HD R get(int i, std::int64_t m) const { return R(s.snap[std::int64_t(i) * s.rows + s.row[m]]); }
@@ -111,7 +113,7 @@ AEROLBM_HD void aa_gather_row(const GridView& g, const AAStorage<T>& s, std::int
 //
 // `snap_row` ≥ 0 (the CUDA backend): the cell also writes its new populations into that row of `snap_next`, where
 // the boundary cells read them in the next step (the CPU gathers them before each step instead).
-template <class L, class T, class R, bool Odd>
+template <class L, class T, class R, bool Odd, bool Sponge = true>
 AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k, T* f, int x0, int x1, int x2,
                                    T* snap_next = nullptr, std::int64_t rows = 0, std::int32_t snap_row = -1) {
   const std::int64_t cells = g.cells;
@@ -126,6 +128,7 @@ AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k,
     AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) v[i] = R(f[std::int64_t(i) * cells + n]);
     collide<L, R>(v, k.coll);
+    if constexpr (Sponge) sponge_cell<L, T, R>(g, k, x0, x1, x2, v);
     keep();
     AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) f[std::int64_t(opposite(i)) * cells + n] = T(v[i]);
@@ -142,6 +145,7 @@ AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k,
       v[i] = R(f[std::int64_t(opposite(i)) * cells + g.index(sx, sy, sz)]);
     }
     collide<L, R>(v, k.coll);
+    if constexpr (Sponge) sponge_cell<L, T, R>(g, k, x0, x1, x2, v);
     keep();
     AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) {

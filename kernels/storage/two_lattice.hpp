@@ -8,6 +8,7 @@ namespace aerolbm {
 
 template <class T, class R>
 struct TwoLatticeAccess {
+  using stored_type = T;
   const T* src;
   T* dst;
   std::int64_t cells;

@@ -112,7 +112,8 @@ int run_bench_case(const BenchCaseArgs& a) {
   const LatticeUnits u = lattice_units(c);
   const auto body = make_body(c);
   const DomainData d = build_domain(c, u, body.get());
-  const PhysicsParams p = physics_params(c, u);
+  PhysicsParams p = physics_params(c, u);
+  p.ramp_steps = 0;  // the steps a run takes once the inflow ramp is over (during it they are launched one by one)
   const bool gpu = a.backend == "cuda";
   if (gpu && cuda_device_count() == 0) {
     std::cerr << "error: bench --backend cuda: " << cuda_device_summary() << ". Use --backend cpu.\n";

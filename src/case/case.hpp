@@ -74,15 +74,20 @@ struct Case {
 
   // boundaries
   FaceBC inlet = FaceBC::Velocity;     // boundaries.inlet: velocity | periodic
-  FaceBC outlet = FaceBC::Pressure;    // boundaries.outlet: pressure | periodic
-  FaceBC lateral = FaceBC::Slip;       // boundaries.lateral: slip | wall | periodic
-  FaceBC span = FaceBC::Slip;          // boundaries.span: the z faces (3D); left out: as lateral
+  FaceBC outlet = FaceBC::Pressure;    // boundaries.outlet: characteristic | pressure | periodic
+  bool characteristic_outlet = true;   //   characteristic: the outlet nodes by characteristics (non-reflecting)
+  double outlet_relaxation = 1.0;      // boundaries.outlet_relaxation: Poinsot & Lele's σ of the characteristic outlet
+  FaceBC lateral = FaceBC::FarField;   // boundaries.lateral: farfield | slip | wall | periodic
+  FaceBC span = FaceBC::FarField;      // boundaries.span: the z faces (3D); left out: as lateral
+  double sponge_width_chords = 0.5;    // boundaries.sponge.width_chords: in front of the outlet and far-field faces
+  double sponge_strength = 0.05;       // boundaries.sponge.strength: relaxation per step at the face (0: none)
   WallModel wall = WallModel::Interpolated;  // boundaries.wall: halfway | interpolated
   InletProfile inlet_profile = InletProfile::Uniform;  // boundaries.inlet_profile: uniform | parabolic
 
   // time
   double convective_times = 20;        // run length in reference lengths travelled by the mean inflow
   double average_last = 5;             // averaging window (convective times) for mean Cd/Cl
+  double ramp_convective_times = 1;    // time.ramp_convective_times: the inflow ramps up from rest over this
   std::int64_t steps = 0;              // time.steps: > 0 overrides convective_times
 
   // output

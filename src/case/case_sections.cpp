@@ -151,11 +151,29 @@ void read_lattice(const SectionReader& r, Case& c) {
 
 void read_boundaries(const SectionReader& r, Case& c) {
   if (auto s = r.choice("inlet")) c.inlet = *s == "periodic" ? FaceBC::Periodic : FaceBC::Velocity;
-  if (auto s = r.choice("outlet")) c.outlet = *s == "periodic" ? FaceBC::Periodic : FaceBC::Pressure;
-  if (auto s = r.choice("lateral"))
-    c.lateral = *s == "slip" ? FaceBC::Slip : *s == "wall" ? FaceBC::Wall : FaceBC::Periodic;
+  if (auto s = r.choice("outlet")) {
+    c.outlet = *s == "periodic" ? FaceBC::Periodic : FaceBC::Pressure;
+    c.characteristic_outlet = *s == "characteristic";
+  }
+  auto side = [](const std::string& s) {
+    return s == "farfield" ? FaceBC::FarField : s == "slip" ? FaceBC::Slip : s == "wall" ? FaceBC::Wall : FaceBC::Periodic;
+  };
+  if (auto s = r.choice("lateral")) c.lateral = side(*s);
   c.span = c.lateral;
-  if (auto s = r.choice("span")) c.span = *s == "slip" ? FaceBC::Slip : *s == "wall" ? FaceBC::Wall : FaceBC::Periodic;
+  if (auto s = r.choice("span")) c.span = side(*s);
+  assign(r.number("outlet_relaxation", {0, 10},
+                  "The characteristic outlet's relaxation σ is 0 (the pressure drifts freely) to 10 (close to a "
+                  "fixed pressure, which reflects); 0.25-1 lets waves out and holds the mean pressure."),
+         c.outlet_relaxation);
+  const SectionReader sponge = r.sub("sponge");
+  assign(sponge.number("width_chords", {0, kInf},
+                       "The sponge layer's width is in reference lengths (0: none); half a chord to one chord "
+                       "absorbs the start-up waves of an airfoil case."),
+         c.sponge_width_chords);
+  assign(sponge.number("strength", {0, 0.5},
+                       "The sponge strength is the relaxation per step at the face, 0 (none) to 0.5; 0.02-0.1 "
+                       "absorbs without reflecting from the layer itself."),
+         c.sponge_strength);
   if (auto s = r.choice("wall")) c.wall = *s == "halfway" ? WallModel::HalfwayBounceBack : WallModel::Interpolated;
   if (auto s = r.choice("inlet_profile"))
     c.inlet_profile = *s == "parabolic" ? InletProfile::Parabolic : InletProfile::Uniform;
@@ -171,6 +189,9 @@ void read_time(const SectionReader& r, Case& c) {
   assign(r.number("average_last", {0, kInf}, "The averaging window is a non-negative number of convective times."),
          c.average_last);
   assign(r.integer("steps", {0, kInf}, "Use 0 to derive the length from time.convective_times."), c.steps);
+  assign(r.number("ramp_convective_times", {0, kInf},
+                  "The inflow ramp is a non-negative number of convective times (0: the flow starts at full speed)."),
+         c.ramp_convective_times);
 }
 
 void read_watchdog(const SectionReader& r, Case& c) {

@@ -69,8 +69,8 @@ void check_3d_body_inside(const SectionReader& root, const Case& c) {
 // A half wing's low z face is its symmetry plane: periodic z faces would join it to the far side.
 void check_half_model(const SectionReader& b, const Case& c) {
   if (!is_half_model(c) || c.span != FaceBC::Periodic) return;
-  b.problem(b.has("span") ? "span" : "lateral", "slip or wall z faces for a half wing (geometry.half: true)",
-            "periodic", "The root of a half wing lies on the symmetry plane z = 0; set boundaries.span: slip.");
+  b.problem(b.has("span") ? "span" : "lateral", "farfield, slip or wall z faces for a half wing (geometry.half: true)",
+            "periodic", "The root of a half wing lies on the symmetry plane z = 0; set boundaries.span: farfield.");
 }
 
 void check_body_inside(const SectionReader& root, const Case& c) {

@@ -112,6 +112,8 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
     exchange();  // ghosts at wrapped positions start from their owners' values
   }
 
+  void set_step(std::int64_t step) override { local_->set_step(step); }
+
   void run(std::int64_t steps) override {
     for (std::int64_t s = 0; s < steps; ++s) local_->step_overlapped(edges_, [this] { exchange(); });
     local_->finish_steps();

@@ -177,6 +177,19 @@ PhysicsParams physics_params(const Case& c, const LatticeUnits& u) {
   // specular reflection (Slip) is.
   p.faces[4] = p.faces[5] = dimensions(c.stencil) == 3 ? c.span : FaceBC::Periodic;
   if (dimensions(c.stencil) == 3 && is_half_model(c)) p.faces[4] = FaceBC::Slip;
+  // The far field: a characteristic outlet whose pressure relaxes to the free stream's with Poinsot & Lele's
+  // K = σ c (1 − Ma²) / L (σ: boundaries.outlet_relaxation, L the domain's length in cells); the sponge in front of the far-field faces
+  // and of a characteristic outlet.
+  p.characteristic_outlet = c.outlet == FaceBC::Pressure && c.characteristic_outlet;
+  const double cs = 1.0 / std::sqrt(3.0), ma = u.u_lattice / cs;
+  p.outlet_k = p.characteristic_outlet ? c.outlet_relaxation * cs * (1.0 - ma * ma) / double(u.nx) : 0.0;
+  for (int f = 0; f < 6; ++f)
+    if (p.faces[f] == FaceBC::FarField || (f == 1 && p.characteristic_outlet)) p.sponge_faces |= std::uint8_t(1u << f);
+  p.sponge_cells = c.sponge_width_chords * u.length_cells;
+  p.sponge_strength = c.sponge_strength;
+  // The inflow ramp, for cases with an inlet.
+  if (c.inlet == FaceBC::Velocity && u.u_lattice > 0)
+    p.ramp_steps = std::llround(c.ramp_convective_times * double(u.steps_per_convective_time));
   return p;
 }
 

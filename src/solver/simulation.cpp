@@ -158,6 +158,7 @@ void Simulation::resume(Checkpoint c) {
                  c.precision, c.collision, c.tau, c.u_lattice, here.precision, here.collision, here.tau,
                  here.u_lattice);
   backend_->write_populations(c.populations);
+  backend_->set_step(c.step);
   c.populations.clear();
   c.populations.shrink_to_fit();
   history_ = ForceHistory();

@@ -74,7 +74,13 @@ TEST(CaseLoad, DesignSketchFillsEveryField) {
   EXPECT_EQ(c.les_model, "none");
   EXPECT_EQ(c.inlet, FaceBC::Velocity);
   EXPECT_EQ(c.outlet, FaceBC::Pressure);
-  EXPECT_EQ(c.lateral, FaceBC::Slip);
+  EXPECT_TRUE(c.characteristic_outlet);
+  EXPECT_EQ(c.outlet_relaxation, 1.0);
+  EXPECT_EQ(c.lateral, FaceBC::FarField);
+  EXPECT_EQ(c.span, FaceBC::FarField);
+  EXPECT_EQ(c.sponge_width_chords, 0.5);
+  EXPECT_EQ(c.sponge_strength, 0.05);
+  EXPECT_EQ(c.ramp_convective_times, 1.0);
   EXPECT_EQ(c.wall, WallModel::Interpolated);
   EXPECT_EQ(c.convective_times, 20);
   EXPECT_EQ(c.average_last, 5);
