@@ -3,7 +3,7 @@
 # kernel benchmark tables, the 3D wing cases and the long validation. Usage on the GPU host, from the repository
 # root, with the install bundle in ./bundle:
 #   bash scripts/gpu_session.sh   (logs go to $OUT, or ./gpu-logs)
-# SECTIONS picks parts (default: all): tests default compare restart bench cases output sanitizers long wing
+# SECTIONS picks parts (default: all): tests default compare restart bench cases output sanitizers long wing farfield
 # (and, only when named: ncu resources)
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-logs}
@@ -13,7 +13,7 @@ B=$PWD/bundle
 export LD_LIBRARY_PATH=$B/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export AEROLBM_CASES=$PWD/cases
 A=$B/bin/aerolbm
-SECTIONS=${SECTIONS:-tests default compare restart bench cases output sanitizers long wing}
+SECTIONS=${SECTIONS:-tests default compare restart bench cases output sanitizers long wing farfield}
 want() { case " $SECTIONS " in *" $1 "*) return 0 ;; esac; return 1; }
 log() { echo "== $*" | tee -a "$OUT/session.log"; }
 log "$(date -u) $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader)"
@@ -126,5 +126,25 @@ fi
 if want long; then
   log "long validation on the GPU"
   AEROLBM_TEST_BACKEND=cuda timeout 400 "$B/bin/validation_tests" --gtest_filter='*Long*' 2>&1 | tee "$OUT/validation_gpu.log" | grep -E "C_D|OK|FAIL" | tee -a "$OUT/session.log"
+fi
+if want farfield; then
+  log "far field on the GPU backend: pulse, ramp, the default case steady, Schäfer-Turek 2D-2 (D = 20, 40, 80)"
+  AEROLBM_TEST_BACKEND=cuda timeout 400 "$B/bin/validation_tests" --gtest_also_run_disabled_tests \
+    --gtest_filter='FarField*:InflowRamp*:WindowStatisticsRun*' 2>&1 | tee "$OUT/validation_farfield_gpu.log" \
+    | grep -E "pulse|mean u|window|C_D|OK|FAIL" | tee -a "$OUT/session.log"
+  log "force histories for the plots: the default case, the shedding cylinder, the 3D wing (no frames)"
+  mkdir -p "$OUT/forces"
+  for c in naca0012_re1000_aoa5 cylinder_re100 wing_naca0012_ar4; do
+    timeout 120 "$A" run cases/$c.yaml --backend cuda -o /tmp/ff_$c --overwrite --set output.every=0 \
+      > "$OUT/forces/run_$c.log" 2>&1
+    echo "$c exit $?: $(grep -E "averaging window|done:" "$OUT/forces/run_$c.log" | tr '\n' ' ')" | tee -a "$OUT/session.log"
+    cp /tmp/ff_$c/forces.csv "$OUT/forces/$c.csv"; cp /tmp/ff_$c/summary.json "$OUT/forces/$c.summary.json"
+  done
+  # The default case as it was before the far field: fixed-density outlet, slip sides, impulsive start.
+  timeout 60 "$A" run cases/naca0012_re1000_aoa5.yaml --backend cuda -o /tmp/ff_closed --overwrite --set output.every=0 \
+    --set boundaries.outlet=pressure --set boundaries.lateral=slip --set time.ramp_convective_times=0 \
+    > "$OUT/forces/run_closed.log" 2>&1
+  echo "default case, closed boundaries, exit $?: $(grep -E "averaging window" "$OUT/forces/run_closed.log")" | tee -a "$OUT/session.log"
+  cp /tmp/ff_closed/forces.csv "$OUT/forces/naca0012_closed.csv"
 fi
 log "end $(date -u)"

@@ -47,8 +47,13 @@ class DeviceBuffer {
   T* data() { return p_; }
   const T* data() const { return p_; }
   std::size_t size() const { return n_; }
+  // Complete when it returns: a cudaMemcpy from pageable memory may return before its DMA has reached the device
+  // (it runs on the legacy default stream), and the backends' streams do not wait for that stream, so a kernel
+  // launched next could read the old contents. Found by a test that wrote a state and stepped it at once.
   void upload(const T* host, std::size_t n) {
-    if (n) AEROLBM_CUDA_CHECK(cudaMemcpy(p_, host, n * sizeof(T), cudaMemcpyHostToDevice));
+    if (!n) return;
+    AEROLBM_CUDA_CHECK(cudaMemcpy(p_, host, n * sizeof(T), cudaMemcpyHostToDevice));
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
   }
   void download(T* host, std::size_t n) const {
     if (n) AEROLBM_CUDA_CHECK(cudaMemcpy(host, p_, n * sizeof(T), cudaMemcpyDeviceToHost));

@@ -40,11 +40,16 @@ __device__ inline bool plane_cell(const GridView& g, int& x, int& y, int& z) {
 
 // Blocks of 128 threads that each multiprocessor should hold at once: a register budget for the one-pass kernels
 // (65,536 registers / (128 × blocks)). Their boundary path needs more registers than the interior path, and the
-// compiler sizes the kernel for the larger; capping it keeps enough warps in flight for the interior's loads
-// (D3Q19 pull: 71 registers, 36 % occupancy uncapped; 64 registers, 50 %, with 4 bytes spilled on the boundary
-// path). kernels/PERFORMANCE.md has the measurements.
+// compiler sizes the kernel for the larger; capping it keeps enough warps in flight for the interior's loads.
+// D3Q19: 8 blocks (64 registers) spilled 8 bytes on the boundary path of every warp (1.76 M local-memory requests
+// per step on the swept wing); 7 blocks leave 73 and it takes 72 with no stack. D3Q27: 5 blocks, no spill (6: 4
+// bytes). kernels/PERFORMANCE.md has the measurements.
 template <class L>
 inline constexpr int kMinBlocks = L::Q <= 9 ? 10 : (L::Q <= 19 ? 7 : 5);
+// The interior-only kernel of a split step with a sponge layer: the box's budget (D2Q9: 40 registers, 12 blocks),
+// so that the sponge's rarely taken path does not cost every warp occupancy (uncapped it took 48 registers).
+template <class L>
+inline constexpr int kMinBlocksInterior = L::Q <= 9 ? 12 : (L::Q <= 19 ? 8 : 5);
 // The in-place kernel's odd step keeps the indices of its loads and of its stores: a larger budget.
 template <class L>
 inline constexpr int kMinBlocksInPlace = L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4);
@@ -56,7 +61,8 @@ inline constexpr int kMinBlocksInPlace = L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4);
 // 10; the D2Q9 box measured 11 % faster); the backend picks it only when every non-solid cell is interior, or for
 // the interior of a split step. `Sponge` = false: no sponge layer (the box; a case without far-field faces).
 template <class L, class T, class R, bool Boundaries = true, bool Sponge = true>
-__global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : 1) stream_collide_pull(
+__global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : (Sponge ? kMinBlocksInterior<L> : 1))
+    stream_collide_pull(
     GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst, EdgeLayers skip) {
   int x, y, z;
   if (!plane_cell(g, x, y, z) || on_edge(skip, x, y, z)) return;

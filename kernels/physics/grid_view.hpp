@@ -49,6 +49,10 @@ struct StepConstants {
   R outlet_k;              // characteristic outlet: relaxation rate of the pressure toward the free stream's
   R sponge_strength;       // at the face
   R sponge_inv_width;      // 1 / sponge width in cells
+  // The free stream's equilibrium without its weight, per lattice direction c (index (cx+1) + 3(cy+1) + 9(cz+1)):
+  // 3 c·u + 4.5 (c·u)² − 1.5 u² at ρ = 1, so that free_stream_population is one multiplication (the far-field faces
+  // and the sponge layer need it for every population of their cells).
+  R free_stream[27];
   R taylor_green;          // initial Taylor–Green peak speed (0: start from the inflow profile)
 };
 
@@ -80,6 +84,16 @@ inline StepConstants<R> make_step_constants(const PhysicsParams& p, double scale
   k.sponge_strength = R(sponge ? p.sponge_strength : 0.0);
   k.sponge_inv_width = R(sponge ? 1.0 / p.sponge_cells : 0.0);
   k.outlet_k = R(p.outlet_k);
+  for (int d = 0; d < 27; ++d) {
+    const int c[3] = {d % 3 - 1, (d / 3) % 3 - 1, d / 9 - 1};
+    double cu = 0, uu = 0;
+    for (int a = 0; a < 3; ++a) {
+      const double u = scale * p.u_inlet[a];
+      cu += c[a] * u;
+      uu += u * u;
+    }
+    k.free_stream[d] = R(3 * cu + 4.5 * cu * cu - 1.5 * uu);
+  }
   k.taylor_green = R(p.taylor_green_amplitude);
   return k;
 }

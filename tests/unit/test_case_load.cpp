@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "src/case/case.hpp"
+#include "src/case/units.hpp"
+#include "src/solver/domain.hpp"
 #include "tests/unit/test_case_util.hpp"
 
 namespace aerolbm {
@@ -49,6 +51,32 @@ void expect_same_case(const Case& a, const Case& b) {
   EXPECT_EQ(a.checkpoint_every, b.checkpoint_every);
 }
 
+// External flow unless told otherwise: a characteristic outlet, far-field sides with a sponge in front of them
+// and of the outlet, and the inflow ramp of one convective time.
+TEST(CaseLoad, BoundariesDefaultToTheFarField) {
+  TempDir dir;
+  std::string text = kSketch;
+  const std::string line = "boundaries: {inlet: velocity, outlet: pressure, lateral: slip, wall: interpolated}";
+  ASSERT_NE(text.find(line), std::string::npos);
+  text.replace(text.find(line), line.size(), "boundaries: {inlet: velocity}");
+  const Case c = load_case(dir.write("far.yaml", text));
+  EXPECT_EQ(c.outlet, FaceBC::Pressure);
+  EXPECT_TRUE(c.characteristic_outlet);
+  EXPECT_EQ(c.lateral, FaceBC::FarField);
+  EXPECT_EQ(c.span, FaceBC::FarField);
+  const LatticeUnits u = lattice_units(c);
+  const PhysicsParams p = physics_params(c, u);
+  EXPECT_TRUE(p.characteristic_outlet);
+  EXPECT_GT(p.outlet_k, 0.0);
+  EXPECT_EQ(p.faces[2], FaceBC::FarField);
+  EXPECT_EQ(p.sponge_faces, 0b1110);  // outlet (face 1) and the two y faces; a 2D run's z faces are periodic
+  EXPECT_DOUBLE_EQ(p.sponge_cells, 0.5 * u.length_cells);
+  EXPECT_EQ(p.ramp_steps, u.steps_per_convective_time);
+  // A fixed-density outlet and slip sides have no sponge.
+  const Case d = load_case(dir.write("closed.yaml", kSketch));
+  EXPECT_EQ(physics_params(d, lattice_units(d)).sponge_faces, 0);
+}
+
 TEST(CaseLoad, DesignSketchFillsEveryField) {
   TempDir dir;
   const auto file = dir.write("sketch.yaml", kSketch);
@@ -74,10 +102,10 @@ TEST(CaseLoad, DesignSketchFillsEveryField) {
   EXPECT_EQ(c.les_model, "none");
   EXPECT_EQ(c.inlet, FaceBC::Velocity);
   EXPECT_EQ(c.outlet, FaceBC::Pressure);
-  EXPECT_TRUE(c.characteristic_outlet);
+  EXPECT_FALSE(c.characteristic_outlet);  // outlet: pressure
   EXPECT_EQ(c.outlet_relaxation, 1.0);
-  EXPECT_EQ(c.lateral, FaceBC::FarField);
-  EXPECT_EQ(c.span, FaceBC::FarField);
+  EXPECT_EQ(c.lateral, FaceBC::Slip);
+  EXPECT_EQ(c.span, FaceBC::Slip);
   EXPECT_EQ(c.sponge_width_chords, 0.5);
   EXPECT_EQ(c.sponge_strength, 0.05);
   EXPECT_EQ(c.ramp_convective_times, 1.0);

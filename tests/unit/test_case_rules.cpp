@@ -92,7 +92,14 @@ TEST(CaseRules, BadEnumListsTheAllowedValues) {
                        ":6: lattice.precision: expected one of fp32, fp64 or fp16s, got 'FP32'. "
                        "Did you mean 'fp32'?"));
   EXPECT_TRUE(Contains(sketch_error(7, "boundaries: {lateral: free}"),
-                       ":7: boundaries.lateral: expected one of slip, wall or periodic, got 'free'."));
+                       ":7: boundaries.lateral: expected one of farfield, slip, wall or periodic, got 'free'."));
+  // The far field's numbers: where in the file, which key, the range, what to do.
+  const std::string sponge = sketch_error(7, "boundaries: {sponge: {strength: 0.8}}");
+  EXPECT_TRUE(Contains(sponge, ":7: boundaries.sponge.strength")) << sponge;
+  EXPECT_TRUE(Contains(sponge, "0.02-0.1 absorbs")) << sponge;
+  EXPECT_TRUE(Contains(sketch_error(7, "boundaries: {sponge: {width_chords: -1}}"), ":7: boundaries.sponge.width_chords"));
+  EXPECT_TRUE(Contains(sketch_error(7, "boundaries: {outlet_relaxation: 20}"), ":7: boundaries.outlet_relaxation"));
+  EXPECT_TRUE(Contains(sketch_error(8, "time: {ramp_convective_times: -2}"), ":8: time.ramp_convective_times"));
   EXPECT_TRUE(Contains(sketch_error(4, "geometry: {type: naca5, code: \"23012\"}"),
                        ":4: geometry.type: expected one of naca4, selig, cylinder, wing, stl or none, got 'naca5'. "
                        "Did you mean 'naca4'?"));

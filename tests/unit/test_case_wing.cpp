@@ -167,7 +167,7 @@ TEST(WingCase, Errors) {
                        "z = 0 for a half wing"));
   EXPECT_TRUE(Contains(err(wing_case("{type: wing, section: \"0012\", chord_cells: 16, half: true}", dom, "D3Q19",
                                      "{span: periodic}")),
-                       "boundaries.span: expected slip or wall z faces for a half wing"));
+                       "boundaries.span: expected farfield, slip or wall z faces for a half wing"));
   // A wing longer than the domain is wide.
   m = err(wing_case("{type: wing, section: \"0012\", chord_cells: 16, span: 8, half: true}", dom));
   EXPECT_TRUE(Contains(m, "e.yaml:5: domain.body_position_chords"));
