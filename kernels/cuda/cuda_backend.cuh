@@ -604,9 +604,13 @@ class CudaBackend final : public Backend {
   static constexpr int kSampleCapacity = 64;
 
   void enqueue(std::int64_t steps) {
-    // During the inflow ramp every step has its own constants: launched one by one, never captured.
-    for (; steps > 0 && ramp_.active(); --steps) {
-      with_ramp_constants([&] { issue_steps(1); });
+    // During the inflow ramp every step has its own constants: launched one by one (the kernels take k_ by value
+    // at launch), never captured.
+    for (; steps > 0 && ramp_.active(); --steps, ++ramp_.step) {
+      const StepConstants<R> full = k_;
+      k_ = ramp_.next();
+      issue_steps(1);
+      k_ = full;
       advance(1);
     }
     while (steps > 0) {
@@ -633,26 +637,6 @@ class CudaBackend final : public Backend {
       ramp_.step += n;
       steps -= n;
     }
-  }
-
-  // `launch` with k_ set to the constants of the next step of the inflow ramp (when it is on), and the step counted.
-  template <class Fn>
-  void with_ramp_constants(Fn&& launch) {
-    if (!ramp_.active()) {
-      launch();
-      ++ramp_.step;
-      return;
-    }
-    const StepConstants<R> full = k_;
-    k_ = ramp_.next();
-    try {
-      launch();
-    } catch (...) {
-      k_ = full;
-      throw;
-    }
-    k_ = full;
-    ++ramp_.step;
   }
 
   // The force kernels for the current state: per-row forces into `per_row` (null: not kept), the total into
