@@ -7,6 +7,14 @@ import json
 import sys
 
 
+def mode(kernel):
+    """How the step reached the boundary cells (the CUDA backend's kernel description)."""
+    for words, label in (("own pass", "split"), ("interior blocks", "roles"), ("one pass", "one")):
+        if words in kernel:
+            return f" ({label})"
+    return ""
+
+
 def main(paths):
     if not paths:
         print(__doc__.strip(), file=sys.stderr)
@@ -19,7 +27,7 @@ def main(paths):
         grid = f"{doc['nx']} × {doc['ny']} × {doc['nz']}"
         for r in doc["results"]:
             flag = "" if r.get("forces_finite", True) else " (diverged)"
-            print(f"| {doc['case']} | {doc['lattice']} | {grid} | {doc['near_wall_cells']:,} | {r['variant']}{' (split)' if 'own pass' in r.get('kernel', '') else ''} | "
+            print(f"| {doc['case']} | {doc['lattice']} | {grid} | {doc['near_wall_cells']:,} | {r['variant']}{mode(r.get('kernel', ''))} | "
                   f"{r['storage']} | {r['box_mlups']:,.0f} | {r['case_mlups']:,.0f}{flag} | "
                   f"{100 * r['ratio']:.1f} % | {r['percent_of_copy']:.1f} % |")
     return 0

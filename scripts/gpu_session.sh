@@ -46,13 +46,13 @@ if want bench; then
 fi
 if want cases; then
   log "every shipped case beside the box of the same lattice, storage and size (aerolbm bench --case)"
-  # CASE_RUNS: what to run for each case, "LABEL:VARIANTS:AEROLBM_PULL_BOUNDARY" (empty: the built-in rule).
+  # CASE_RUNS: what to run for each case, "LABEL:VARIANTS:AEROLBM_BOUNDARY_PASS" (empty: the built-in rule).
   mkdir -p /tmp/cases
   for c in cases/*.yaml cases/ci/*.yaml; do
     n=$(basename "$c" .yaml); [ "$(dirname "$c")" = cases/ci ] && n=ci_$n
     for run in ${CASE_RUNS:-auto:pull,aa:}; do
       label=${run%%:*} rest=${run#*:}; variants=${rest%%:*} mode=${rest#*:}
-      AEROLBM_PULL_BOUNDARY=$mode timeout 240 "$A" bench --case "$c" --variants "$variants" --precision fp32,fp16s \
+      AEROLBM_BOUNDARY_PASS=$mode timeout 240 "$A" bench --case "$c" --variants "$variants" --precision fp32,fp16s \
         --steps ${CASE_STEPS:-200} --json "/tmp/cases/${n}_$label.json" 2>&1 | tee -a "$OUT/cases.log" \
         | grep -vE "^(aerolbm bench|device copy|box:)"
     done

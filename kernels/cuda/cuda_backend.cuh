@@ -27,21 +27,35 @@
 namespace aerolbm {
 namespace {
 
-// Whether the pull variant runs its boundary cells as a pass of their own (beside the interior-only kernel) or in
-// the one-pass kernel. Measured on the H200 (kernels/PERFORMANCE.md, 2026-12-01): the split pays on 2D grids from
-// about half a million cells (the cylinder 83.9 → 91.1 % of its box, the Selig airfoil 83.9 → 86.2 %), where a
-// step is long enough to hide the second kernel and the boundary cells are few; it costs on smaller grids (the
-// default case 62.5 → 54.0 %) and in 3D, where the faces are whole planes of list entries (the wing 89.4 → 74.5 %).
-// AEROLBM_PULL_BOUNDARY=one|split overrides the rule (tests, measurements).
-inline constexpr std::int64_t kSplitCells2D = 500000;
-inline bool split_boundary_pass(int dims, std::int64_t cells) {
-  if (const char* v = std::getenv("AEROLBM_PULL_BOUNDARY"); v && *v) {
+// How a step reaches the cells that are not plain interior (faces, walls, open boundaries):
+//   one   — inside the one-pass kernel, beside the interior cells of their warps;
+//   split — pull only: a list of them in a kernel of their own on a second stream, beside the interior-only kernel;
+//   roles — one launch whose first blocks take the list and whose other blocks the interior (BlockRoles).
+// The rule and its measurements: kernels/PERFORMANCE.md. AEROLBM_BOUNDARY_PASS=one|split|roles overrides it (tests,
+// measurements).
+enum class BoundaryPass { one, split, roles };
+
+inline BoundaryPass boundary_pass(bool in_place) {
+  BoundaryPass p = BoundaryPass::roles;
+  if (const char* v = std::getenv("AEROLBM_BOUNDARY_PASS"); v && *v) {
     const std::string s = v;
-    if (s == "split") return true;
-    if (s == "one") return false;
-    throw std::invalid_argument("AEROLBM_PULL_BOUNDARY: '" + s + "'; use one or split");
+    if (s == "one") p = BoundaryPass::one;
+    else if (s == "split") p = BoundaryPass::split;
+    else if (s == "roles") p = BoundaryPass::roles;
+    else throw std::invalid_argument("AEROLBM_BOUNDARY_PASS: '" + s + "'; use one, split or roles");
   }
-  return dims == 2 && cells >= kSplitCells2D;
+  if (in_place && p == BoundaryPass::split)
+    throw std::invalid_argument("AEROLBM_BOUNDARY_PASS=split: the aa variant has no second-stream pass; use one or roles");
+  return p;
+}
+
+inline const char* boundary_pass_name(BoundaryPass p) {
+  switch (p) {
+    case BoundaryPass::one: return "one pass";
+    case BoundaryPass::split: return "boundary cells in their own pass";
+    case BoundaryPass::roles: return "boundary and interior blocks";
+  }
+  return "";
 }
 
 template <class L, class T>
@@ -113,17 +127,17 @@ class CudaBackend final : public Backend {
         boundary_cells_ = !is_interior<L>(host, d.flags[n], x, y, z);
       }
     }
-    // Cells updated from a list by stream_collide_boundary (faces, walls, open boundaries; never solids or ghosts):
-    // the tiled variant's (its tile has no halo across faces), and the pull variant's when it runs its boundary
-    // cells as a pass of their own beside the interior-only kernel (split_, see launch_step).
-    split_ = variant_ == "pull" && boundary_cells_ && split_boundary_pass(L::D, d.cells());
-    if (variant_ == "tiled" || split_) {
+    // Cells updated from a list (faces, walls, open boundaries; never solids or ghosts): the tiled variant's (its
+    // tile has no halo across faces), and those of the pull and aa variants unless they run in the one-pass kernel
+    // (pass_, see launch_step).
+    if (variant_ != "tiled" && boundary_cells_) pass_ = boundary_pass(aa_);
+    if (variant_ == "tiled" || pass_ != BoundaryPass::one) {
       GridView host = g_;
       host.flags = d.flags.data();
       host.link = d.link.data();
       host.wall_mask = masks.data();
       const std::vector<BoundaryCell> list = build_boundary_list(host, [&](std::uint8_t f, int x, int y, int z) {
-        return !(split_ ? is_interior<L>(host, f, x, y, z) : is_tile_interior<L>(host, f, x, y, z));
+        return !(variant_ == "tiled" ? is_tile_interior<L>(host, f, x, y, z) : is_interior<L>(host, f, x, y, z));
       });
       nboundary_ = std::int64_t(list.size());
       boundary_.resize(std::max<std::size_t>(1, list.size()));
@@ -168,6 +182,9 @@ class CudaBackend final : public Backend {
     for (auto& h : halos_)
       if (h.host) cudaFreeHost(h.host);
     if (halo_stream_) cudaStreamDestroy(halo_stream_);
+    if (force_stream_) cudaStreamDestroy(force_stream_);
+    if (sampled_) cudaEventDestroy(sampled_);
+    if (sample_done_) cudaEventDestroy(sample_done_);
     if (side_stream_) cudaStreamDestroy(side_stream_);
     if (fork_) cudaEventDestroy(fork_);
     if (join_) cudaEventDestroy(join_);
@@ -183,10 +200,12 @@ class CudaBackend final : public Backend {
   std::string device() const override { return device_; }
   std::string kernel() const override {
     return variant_ + (aa_ ? " (one lattice in place" : " (two lattices") +
-           (sizeof(T) == 2 ? ", fp16s storage" : ", fp32") + (split_ ? ", boundary cells in their own pass)" : ")");
+           (sizeof(T) == 2 ? ", fp16s storage" : ", fp32") +
+           (boundary_cells_ && variant_ != "tiled" ? std::string(", ") + boundary_pass_name(pass_) : "") + ")";
   }
 
   void initialize() override {
+    join_force();
     with_state([&](auto acc) {
       cuda::initialize_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, ramp_.initial(), acc);
     });
@@ -207,6 +226,7 @@ class CudaBackend final : public Backend {
   double timed(const std::function<void()>& work) override {
     AEROLBM_CUDA_CHECK(cudaEventRecord(start_, stream_));
     work();
+    join_force();
     AEROLBM_CUDA_CHECK(cudaEventRecord(stop_, stream_));
     AEROLBM_CUDA_CHECK(cudaEventSynchronize(stop_));
     float ms = 0;
@@ -233,7 +253,25 @@ class CudaBackend final : public Backend {
         per_row = sample_cells_.data() + std::size_t(cell_slot) * per;
       }
     }
-    launch_force(per_row, sample_total_.data() + 3 * slot);
+    if (!aa_ && nrows_ > 0) {
+      // Two lattices: the sample runs on a stream of its own beside the next step, which only reads the lattice
+      // sampled; the step after it, which overwrites that lattice, waits for the sample (join_force). In place
+      // (aa) the next step overwrites the state at once, so the sample runs in line.
+      if (!force_stream_) {
+        int least = 0, greatest = 0;
+        AEROLBM_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+        AEROLBM_CUDA_CHECK(cudaStreamCreateWithPriority(&force_stream_, cudaStreamNonBlocking, greatest));
+        AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&sampled_, cudaEventDisableTiming));
+        AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&sample_done_, cudaEventDisableTiming));
+      }
+      AEROLBM_CUDA_CHECK(cudaEventRecord(sampled_, stream_));
+      AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(force_stream_, sampled_, 0));
+      launch_force(per_row, sample_total_.data() + 3 * slot, force_stream_);
+      AEROLBM_CUDA_CHECK(cudaEventRecord(sample_done_, force_stream_));
+      sample_pending_ = true;
+    } else {
+      launch_force(per_row, sample_total_.data() + 3 * slot);
+    }
     queued_.push_back(cell_slot);
   }
 
@@ -247,6 +285,7 @@ class CudaBackend final : public Backend {
   double timed_run(std::int64_t steps) override {
     AEROLBM_CUDA_CHECK(cudaEventRecord(start_, stream_));
     enqueue(steps);
+    join_force();
     AEROLBM_CUDA_CHECK(cudaEventRecord(stop_, stream_));
     AEROLBM_CUDA_CHECK(cudaEventSynchronize(stop_));
     float ms = 0;
@@ -345,6 +384,7 @@ class CudaBackend final : public Backend {
 
   void write_populations(const std::vector<double>& f) override {
     if (f.size() != a_.size()) throw std::runtime_error("write_populations: size mismatch");
+    join_force();
     cuda::DeviceBuffer<double> tmp(f.size());
     tmp.upload(f.data(), f.size());
     with_state([&](auto acc) {
@@ -406,6 +446,7 @@ class CudaBackend final : public Backend {
   }
 
   void halo_unpack(int list, bool from_host) override {
+    join_force();
     Halo& h = halos_.at(std::size_t(list));
     cudaStream_t s = in_step_ ? halo_stream_ : stream_;
     T* state = in_step_ ? b_.data() : a_.data();
@@ -426,6 +467,7 @@ class CudaBackend final : public Backend {
       Backend::step_overlapped(e, exchange);
       return;
     }
+    join_force();
     const T* src = a_.data();
     T* dst = b_.data();
     const StepConstants<R> k = ramp_.active() ? ramp_.next() : k_;
@@ -515,6 +557,19 @@ class CudaBackend final : public Backend {
     const dim3 grid = cuda::plane_grid(g_);
     // The interior's sponge test only where the case has a sponge (fewer registers without).
     const bool sponge = k_.sponge_faces != 0;
+    if (pass_ == BoundaryPass::roles) {
+      const cuda::BlockRoles r = cuda::block_roles(g_, boundary_.data(), nboundary_);
+      const unsigned blocks = cuda::role_blocks(g_, r);
+      if (odd) {
+        if (sponge) cuda::stream_collide_aa_roles<L, T, R, true, true><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, s, r);
+        else cuda::stream_collide_aa_roles<L, T, R, true, false><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, s, r);
+      } else {
+        if (sponge) cuda::stream_collide_aa_roles<L, T, R, false, true><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, s, r);
+        else cuda::stream_collide_aa_roles<L, T, R, false, false><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, s, r);
+      }
+      AEROLBM_CUDA_LAUNCH_CHECK();
+      return;
+    }
     if (odd) {
       if (sponge) cuda::stream_collide_aa<L, T, R, true, true><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
       else cuda::stream_collide_aa<L, T, R, true, false><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
@@ -536,7 +591,16 @@ class CudaBackend final : public Backend {
             g_, k_, src, dst, boundary_.data(), nboundary_);
         AEROLBM_CUDA_LAUNCH_CHECK();
       }
-    } else if (split_) {
+    } else if (pass_ == BoundaryPass::roles) {
+      const cuda::BlockRoles r = cuda::block_roles(g_, boundary_.data(), nboundary_);
+      const unsigned blocks = cuda::role_blocks(g_, r);
+      if (k_.sponge_faces) {
+        cuda::stream_collide_pull_roles<L, T, R, true><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
+      } else {
+        cuda::stream_collide_pull_roles<L, T, R, false><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
+      }
+      AEROLBM_CUDA_LAUNCH_CHECK();
+    } else if (pass_ == BoundaryPass::split) {
       // The interior-only kernel (the periodic box's registers and occupancy) over the grid, which leaves the
       // other cells alone, and beside it, on a second stream, the list of boundary cells: the two write disjoint
       // cells of dst and only read src, so they may overlap; the step ends when both have.
@@ -604,15 +668,15 @@ class CudaBackend final : public Backend {
   static constexpr int kSampleCapacity = 64;
 
   void enqueue(std::int64_t steps) {
+    // A force sample still running beside: one step (which only reads the lattice sampled), then the rest waits.
+    if (sample_pending_ && steps > 0) {
+      issue_one();
+      --steps;
+      join_force();
+    }
     // During the inflow ramp every step has its own constants: launched one by one (the kernels take k_ by value
     // at launch), never captured.
-    for (; steps > 0 && ramp_.active(); --steps, ++ramp_.step) {
-      const StepConstants<R> full = k_;
-      k_ = ramp_.next();
-      issue_steps(1);
-      k_ = full;
-      advance(1);
-    }
+    for (; steps > 0 && ramp_.active(); --steps) issue_one();
     while (steps > 0) {
       const std::int64_t n = std::min<std::int64_t>(steps, kGraphSteps);
       const std::pair<std::int64_t, std::uintptr_t> key{
@@ -639,23 +703,50 @@ class CudaBackend final : public Backend {
     }
   }
 
+  // One step from the current state, with the ramp's constants while it lasts, launched on its own.
+  void issue_one() {
+    if (ramp_.active()) {
+      const StepConstants<R> full = k_;
+      k_ = ramp_.next();
+      issue_steps(1);
+      k_ = full;
+    } else {
+      issue_steps(1);
+    }
+    advance(1);
+    ++ramp_.step;
+  }
+
+  // The main stream waits for the force samples running beside it (queue_force_sample) before it overwrites the
+  // lattice they read or reuses their buffers.
+  void join_force() {
+    if (!sample_pending_) return;
+    AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(stream_, sample_done_, 0));
+    sample_pending_ = false;
+  }
+
   // The force kernels for the current state: per-row forces into `per_row` (null: not kept), the total into
-  // total[0..2], both on the stream.
-  void launch_force(double* per_row, double* total) {
+  // total[0..2], both on `s` (the main stream unless given).
+  void launch_force(double* per_row, double* total, cudaStream_t s = nullptr) {
+    if (!s) {
+      join_force();  // the samples beside share the kernel's partial sums
+      s = stream_;
+    }
     if (nrows_ > 0) {
       with_state([&](auto acc) {
-        cuda::wall_force_kernel<L, R><<<unsigned(force_blocks_), cuda::kForceBlock, 0, stream_>>>(
+        cuda::wall_force_kernel<L, R><<<unsigned(force_blocks_), cuda::kForceBlock, 0, s>>>(
             g_, k_, acc, rows_.data(), nrows_, per_row, force_partial_.data(), force_done_.data(), total);
       });
       AEROLBM_CUDA_LAUNCH_CHECK();
     } else {
-      AEROLBM_CUDA_CHECK(cudaMemsetAsync(total, 0, 3 * sizeof(double), stream_));
+      AEROLBM_CUDA_CHECK(cudaMemsetAsync(total, 0, 3 * sizeof(double), s));
     }
   }
 
   // Waits for the queued samples and moves them to drained_ (host), freeing the device slots.
   void drain_samples() {
     if (queued_.empty()) return;
+    join_force();
     AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     std::vector<double> totals(3 * queued_.size());
     sample_total_.download(totals.data(), totals.size());
@@ -689,10 +780,10 @@ class CudaBackend final : public Backend {
   cuda::DeviceBuffer<float> q_;
   cuda::DeviceBuffer<std::uint32_t> wall_mask_;  // 2 words per wall row (kernels/physics/wall_masks.hpp)
   cuda::DeviceBuffer<std::int64_t> rows_;
-  cuda::DeviceBuffer<BoundaryCell> boundary_;  // tiled, split pull: cells updated by the boundary kernel
+  cuda::DeviceBuffer<BoundaryCell> boundary_;  // tiled, split and roles: cells updated from the list
   std::int64_t nboundary_ = 0;
   bool boundary_cells_ = false;  // any non-solid cell that is not plain interior
-  bool split_ = false;           // pull: boundary cells in a pass of their own (launch_step)
+  BoundaryPass pass_ = BoundaryPass::one;  // pull and aa: how a step reaches the boundary cells (launch_step)
   cudaStream_t side_stream_ = nullptr;
   cudaEvent_t fork_ = nullptr, join_ = nullptr;
   cuda::DeviceBuffer<T> a_, b_;  // two lattices; in place: a_ only
@@ -705,6 +796,9 @@ class CudaBackend final : public Backend {
   int force_blocks_ = 1;
   cuda::DeviceBuffer<double> force_partial_, force_cells_, force_sum_;
   cuda::DeviceBuffer<unsigned int> force_done_;  // the force kernel's count of finished blocks (0 between samples)
+  cudaStream_t force_stream_ = nullptr;           // two lattices: the force samples, beside the next step
+  cudaEvent_t sampled_ = nullptr, sample_done_ = nullptr;
+  bool sample_pending_ = false;                   // a sample on force_stream_ the main stream has not waited for
   cuda::DeviceBuffer<double> sample_total_, sample_cells_;  // queued force samples (kSampleCapacity slots)
   std::vector<int> queued_;          // per queued sample: its per-cell slot in sample_cells_, −1 if none
   std::size_t cell_slots_used_ = 0;

@@ -28,14 +28,42 @@ inline constexpr int kStepBlock = 128;
 inline dim3 plane_grid(const GridView& g) {
   return dim3(unsigned((std::int64_t(g.n[0]) * g.n[1] + kStepBlock - 1) / kStepBlock), unsigned(g.n[2]), 1);
 }
-__device__ inline bool plane_cell(const GridView& g, int& x, int& y, int& z) {
-  const unsigned p = blockIdx.x * unsigned(kStepBlock) + threadIdx.x;
+// The cell of this thread in block `bx` of plane `bz`.
+__device__ inline bool plane_cell_of(const GridView& g, unsigned bx, unsigned bz, int& x, int& y, int& z) {
+  const unsigned p = bx * unsigned(kStepBlock) + threadIdx.x;
   const unsigned nx = unsigned(g.n[0]);
   if (p >= nx * unsigned(g.n[1])) return false;
   y = int(p / nx);
   x = int(p - unsigned(y) * nx);
-  z = int(blockIdx.y);
+  z = int(bz);
   return true;
+}
+__device__ inline bool plane_cell(const GridView& g, int& x, int& y, int& z) {
+  return plane_cell_of(g, blockIdx.x, blockIdx.y, x, y, z);
+}
+
+// Block roles: a one-dimensional launch whose first `list_blocks` blocks take the entries of a boundary list (one
+// per thread) and whose other blocks cover the planes as plane_grid does (`plane_blocks` per plane). Boundary
+// cells then never share a warp with interior cells (a warp holding one inlet cell and 31 interior cells ran both
+// paths, and held its slot for the longer), their flag, wall row and masks come in one list entry, and they start
+// first, so their longer chains of loads do not make the tail of the step.
+struct BlockRoles {
+  const BoundaryCell* cells;
+  std::int64_t count;
+  unsigned list_blocks, plane_blocks;
+};
+inline BlockRoles block_roles(const GridView& g, const BoundaryCell* cells, std::int64_t count) {
+  return BlockRoles{cells, count, unsigned((count + kStepBlock - 1) / kStepBlock),
+                    unsigned((std::int64_t(g.n[0]) * g.n[1] + kStepBlock - 1) / kStepBlock)};
+}
+inline unsigned role_blocks(const GridView& g, const BlockRoles& r) {
+  return r.list_blocks + r.plane_blocks * unsigned(g.n[2]);
+}
+// This thread's interior cell (false: a list block, or past the plane's end).
+__device__ inline bool role_plane_cell(const GridView& g, const BlockRoles& r, int& x, int& y, int& z) {
+  const unsigned b = blockIdx.x - r.list_blocks;
+  const unsigned bz = b / r.plane_blocks;
+  return plane_cell_of(g, b - bz * r.plane_blocks, bz, x, y, z);
 }
 
 // Blocks of 128 threads that each multiprocessor should hold at once: a register budget for the one-pass kernels
@@ -46,6 +74,10 @@ __device__ inline bool plane_cell(const GridView& g, int& x, int& y, int& z) {
 // bytes). kernels/PERFORMANCE.md has the measurements.
 template <class L>
 inline constexpr int kMinBlocks = L::Q <= 9 ? 10 : (L::Q <= 19 ? 7 : 5);
+// The block-role kernels: the interior's budget (the box's occupancy for the blocks that hold almost every cell);
+// the list blocks' longer path may keep a few values in local memory, which only they touch.
+template <class L>
+inline constexpr int kMinBlocksRoles = L::Q <= 9 ? 12 : (L::Q <= 19 ? 8 : 5);
 // The interior-only kernel of a split step with a sponge layer: the box's budget (D2Q9: 40 registers, 12 blocks),
 // so that the sponge's rarely taken path does not cost every warp occupancy (uncapped it took 48 registers).
 template <class L>
@@ -96,17 +128,14 @@ __global__ void __launch_bounds__(128, kMinBlocks<L>) edge_layer_update(GridView
 
 // The cells of a boundary list (kernels/storage/boundary_list.hpp): the pull variant's split pass, the tiled
 // variant's cells next to faces (among them interior cells at periodic faces, whose neighbours wrap).
-template <class L, class T, class R>
-__global__ void stream_collide_boundary(GridView g, StepConstants<R> k, const T* __restrict__ src,
-                                        T* __restrict__ dst, const BoundaryCell* __restrict__ cells,
-                                        std::int64_t count) {
-  const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (r >= count) return;
-  const BoundaryCell c = cells[r];
+// One list entry through the per-cell physics (an interior cell at a periodic face of the tiled variant's list
+// takes the plain pull).
+template <class L, class R, class Acc>
+__device__ __forceinline__ void update_list_cell(const GridView& g, const StepConstants<R>& k, Acc& acc,
+                                                 const BoundaryCell& c) {
   const int x[3] = {c.x, c.y, c.z};
   const std::int64_t n = g.index(c.x, c.y, c.z);
   const auto flag = std::uint8_t(c.flag);
-  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
   if (is_interior<L>(g, flag, c.x, c.y, c.z)) {
     R f[L::Q];
     pull_interior<L, R>(g, acc, c.x, c.y, c.z, f);
@@ -114,6 +143,37 @@ __global__ void stream_collide_boundary(GridView g, StepConstants<R> k, const T*
     return;
   }
   update_boundary_cell<L, R>(g, k, acc, x, n, flag, BoundaryLinks{c.row, c.wall, c.behind});
+}
+
+template <class L, class T, class R>
+__global__ void stream_collide_boundary(GridView g, StepConstants<R> k, const T* __restrict__ src,
+                                        T* __restrict__ dst, const BoundaryCell* __restrict__ cells,
+                                        std::int64_t count) {
+  const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= count) return;
+  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  update_list_cell<L, R>(g, k, acc, cells[r]);
+}
+
+// Variant "pull" with block roles (BlockRoles): the list blocks update the boundary cells, the plane blocks the
+// interior cells with the periodic box's path. One launch per step, no second stream.
+template <class L, class T, class R, bool Sponge>
+__global__ void __launch_bounds__(kStepBlock, kMinBlocksRoles<L>)
+    stream_collide_pull_roles(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst,
+                              BlockRoles roles) {
+  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  if (blockIdx.x < roles.list_blocks) {
+    const std::int64_t r = std::int64_t(blockIdx.x) * kStepBlock + threadIdx.x;
+    if (r < roles.count) update_list_cell<L, R>(g, k, acc, roles.cells[r]);
+    return;
+  }
+  int x, y, z;
+  if (!role_plane_cell(g, roles, x, y, z)) return;
+  const std::int64_t n = g.index(x, y, z);
+  if (!is_interior<L>(g, g.flags[n], x, y, z)) return;  // solid cells, and the list's
+  R f[L::Q];
+  pull_interior<L, R>(g, acc, x, y, z, f);
+  collide_and_store<L, R, Sponge>(g, k, acc, x, y, z, n, f);
 }
 
 // Variant "tiled": a block of TX×TY cells stages each population's tile plus a one-cell halo in shared memory,
@@ -172,6 +232,30 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>) stream_colli
   }
   AABoundaryAccess<L, T, R> acc{g, s};
   update_cell<L, R>(g, k, acc, x, y, z);  // returns at once for solid cells
+}
+
+// Variant "aa" with block roles: the list blocks update the boundary cells (from the snapshot), the plane blocks
+// the interior cells in place. The two kinds touch disjoint memory (aa_lattice.hpp), so any order is right.
+template <class L, class T, class R, bool Odd, bool Sponge>
+__global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>)
+    stream_collide_aa_roles(GridView g, StepConstants<R> k, AAStorage<T> s, BlockRoles roles) {
+  if (blockIdx.x < roles.list_blocks) {
+    const std::int64_t r = std::int64_t(blockIdx.x) * kStepBlock + threadIdx.x;
+    if (r >= roles.count) return;
+    const BoundaryCell c = roles.cells[r];
+    const int x[3] = {c.x, c.y, c.z};
+    AABoundaryAccess<L, T, R> acc{g, s};
+    update_boundary_cell<L, R>(g, k, acc, x, g.index(c.x, c.y, c.z), std::uint8_t(c.flag),
+                               BoundaryLinks{c.row, c.wall, c.behind});
+    return;
+  }
+  int x, y, z;
+  if (!role_plane_cell(g, roles, x, y, z)) return;
+  const std::int64_t n = g.index(x, y, z);
+  const std::uint8_t flag = g.flags[n];
+  if (!is_interior<L>(g, flag, x, y, z)) return;  // solid cells, and the list's
+  const std::int32_t row = (flag & cell::aa_snapshot) ? s.row[n] : -1;
+  aa_interior_update<L, T, R, Odd, Sponge>(g, k, s.f, x, y, z, s.snap_next, s.rows, row);
 }
 
 template <class L, class T>

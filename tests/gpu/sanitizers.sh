@@ -12,11 +12,15 @@ SAN=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 failed=0
-# Specs: KERNEL[/PRECISION][+PULL_BOUNDARY]:TOOL (pull+split: the boundary cells in a pass of their own, on a
-# second stream beside the interior kernel, so racecheck and synccheck see the two kernels overlap).
-for spec in pull:memcheck pull:initcheck pull+split:memcheck pull+split:initcheck pull+split:racecheck \
-            pull+split:synccheck aa:memcheck aa:initcheck tiled:memcheck tiled:initcheck tiled:racecheck \
-            aa/fp16s:memcheck pull/fp16s+split:memcheck; do
+# Specs: KERNEL[/PRECISION][+BOUNDARY_PASS]:TOOL (pull+split: the boundary cells in a pass of their own, on a
+# second stream beside the interior kernel, so racecheck and synccheck see the two kernels overlap; +roles: list
+# blocks and interior blocks in one launch).
+# SAN_SPECS and SAN_WING pick a subset (device time is scarce).
+for spec in ${SAN_SPECS:-pull:memcheck pull:initcheck pull+split:memcheck pull+split:initcheck pull+split:racecheck \
+            pull+split:synccheck pull+roles:memcheck pull+roles:initcheck pull+roles:racecheck \
+            aa:memcheck aa:initcheck aa+roles:memcheck aa+roles:initcheck aa+roles:racecheck \
+            tiled:memcheck tiled:initcheck tiled:racecheck \
+            aa/fp16s:memcheck aa/fp16s+roles:memcheck pull/fp16s+split:memcheck pull/fp16s+roles:memcheck}; do
   variant=${spec%%:*} tool=${spec##*:}
   mode=one
   case $variant in *+*) mode=${variant##*+}; variant=${variant%+*} ;; esac
@@ -24,7 +28,7 @@ for spec in pull:memcheck pull:initcheck pull+split:memcheck pull+split:initchec
   [ "$variant" != "$kernel" ] && precision=${variant##*/}
   log="$WORK/${kernel}_${precision}_${mode}_$tool.log"
   rc=0
-  AEROLBM_PULL_BOUNDARY=$mode "$SAN" --tool "$tool" --error-exitcode 9 "$BIN" run "$SRC/cases/naca0012_re1000_aoa5.yaml" --backend cuda \
+  AEROLBM_BOUNDARY_PASS=$mode "$SAN" --tool "$tool" --error-exitcode 9 "$BIN" run "$SRC/cases/naca0012_re1000_aoa5.yaml" --backend cuda \
     --steps 24 -o "$WORK/run_${kernel}_${precision}_${mode}_$tool" --set output.every=12 --set geometry.chord_cells=32 \
     --set lattice.kernel="$kernel" --set lattice.precision="$precision" > "$log" 2>&1 || rc=$?
   summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -n 1)
@@ -33,16 +37,17 @@ for spec in pull:memcheck pull:initcheck pull+split:memcheck pull+split:initchec
 done
 # 3D: the mesh voxeliser kernel, the D3Q19 kernels with the Smagorinsky model, per-cell wall forces (moments,
 # spanwise loads) and the surface output, on the CI wing.
-for tool in memcheck initcheck split:memcheck; do
-  mode=one
-  case $tool in split:*) mode=split; tool=${tool#split:} ;; esac
-  log="$WORK/wing_${mode}_$tool.log"
+for tool in ${SAN_WING:-memcheck initcheck split:memcheck roles:memcheck aa+roles:memcheck}; do
+  mode=one kernel=pull
+  case $tool in aa+*) kernel=aa; tool=${tool#aa+} ;; esac
+  case $tool in *:*) mode=${tool%%:*}; tool=${tool#*:} ;; esac
+  log="$WORK/wing_${kernel}_${mode}_$tool.log"
   rc=0
-  AEROLBM_PULL_BOUNDARY=$mode "$SAN" --tool "$tool" --error-exitcode 9 "$BIN" run "$SRC/cases/ci/wing_naca0012_ar4.yaml" --backend cuda \
-    --steps 10 -o "$WORK/run_wing_${mode}_$tool" --set output.every=5 --set forces.every=5 \
-    --set lattice.les.model=smagorinsky > "$log" 2>&1 || rc=$?
+  AEROLBM_BOUNDARY_PASS=$mode "$SAN" --tool "$tool" --error-exitcode 9 "$BIN" run "$SRC/cases/ci/wing_naca0012_ar4.yaml" --backend cuda \
+    --steps 10 -o "$WORK/run_wing_${kernel}_${mode}_$tool" --set output.every=5 --set forces.every=5 \
+    --set lattice.les.model=smagorinsky --set lattice.kernel=$kernel > "$log" 2>&1 || rc=$?
   summary=$(grep -E "ERROR SUMMARY" "$log" | tail -n 1)
-  echo "wing D3Q19 les $mode $tool: exit $rc ${summary:-}"
+  echo "wing D3Q19 les $kernel $mode $tool: exit $rc ${summary:-}"
   if [ $rc -ne 0 ]; then failed=1; tail -n 30 "$log"; fi
 done
 [ $failed = 0 ] && echo "compute-sanitizer: no errors" || { echo "FAIL: compute-sanitizer reported errors"; exit 1; }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "tests/cases_dir.hpp"
 #include "tests/validation/harness.hpp"
@@ -65,26 +66,30 @@ class CaseBitwise : public ::testing::TestWithParam<const char*> {};
 TEST_P(CaseBitwise, CpuAndEveryGpuVariantAgreeBitForBit) {
   const auto file = cases_dir() / GetParam();
   const Result cpu = run_case(file, {"lattice.kernel=pull", "lattice.precision=fp32"}, "cpu");
-  // The pull variant both ways: boundary cells in the one-pass kernel, and in a pass of their own beside the
-  // interior-only kernel (AEROLBM_PULL_BOUNDARY; the backend picks one by grid size otherwise).
-  for (const std::string var : {"pull/one", "pull/split", "aa", "tiled"}) {
+  // The pull and aa variants every way they reach the boundary cells (AEROLBM_BOUNDARY_PASS; the backend picks
+  // one otherwise): in the one-pass kernel, in a pass of their own beside the interior-only kernel (pull), and in
+  // list blocks of the same launch as the interior blocks.
+  const std::vector<std::string> gpu_variants = {"pull/one", "pull/split", "pull/roles", "aa/one", "aa/roles", "tiled"};
+  for (const std::string& var : gpu_variants) {
     const std::string kernel = var.substr(0, var.find('/'));
     const std::string mode = var.size() > kernel.size() ? var.substr(kernel.size() + 1) : "";
-    setenv("AEROLBM_PULL_BOUNDARY", mode.c_str(), 1);
+    setenv("AEROLBM_BOUNDARY_PASS", mode.c_str(), 1);
     const Result gpu = run_case(file, {"lattice.kernel=" + kernel, "lattice.precision=fp32"}, "cuda");
     expect_same(cpu, gpu, std::string(GetParam()) + ", CUDA " + var + " vs CPU, fp32");
   }
-  // Half storage has no CPU counterpart: the variants against each other.
-  setenv("AEROLBM_PULL_BOUNDARY", "one", 1);
+  // Half storage has no CPU counterpart: the variants against the one-pass pull.
+  setenv("AEROLBM_BOUNDARY_PASS", "one", 1);
   const Result pull16 = run_case(file, {"lattice.kernel=pull", "lattice.precision=fp16s"}, "cuda");
-  setenv("AEROLBM_PULL_BOUNDARY", "split", 1);
-  const Result split16 = run_case(file, {"lattice.kernel=pull", "lattice.precision=fp16s"}, "cuda");
-  unsetenv("AEROLBM_PULL_BOUNDARY");
-  const Result aa16 = run_case(file, {"lattice.kernel=aa", "lattice.precision=fp16s"}, "cuda");
-  expect_same(pull16, aa16, std::string(GetParam()) + ", CUDA aa vs pull, fp16s");
-  expect_same(pull16, split16, std::string(GetParam()) + ", CUDA pull split vs one pass, fp16s");
-  std::printf("%s: %zu populations, %zu force samples: CPU = pull (one pass, split) = aa = tiled (fp32), "
-              "aa = pull = pull split (fp16s)\n",
+  for (const std::string& var : gpu_variants) {
+    if (var == "pull/one" || var == "tiled") continue;
+    const std::string kernel = var.substr(0, var.find('/'));
+    setenv("AEROLBM_BOUNDARY_PASS", var.substr(kernel.size() + 1).c_str(), 1);
+    const Result r16 = run_case(file, {"lattice.kernel=" + kernel, "lattice.precision=fp16s"}, "cuda");
+    expect_same(pull16, r16, std::string(GetParam()) + ", CUDA " + var + " vs pull one pass, fp16s");
+  }
+  unsetenv("AEROLBM_BOUNDARY_PASS");
+  std::printf("%s: %zu populations, %zu force samples: CPU = pull (one, split, roles) = aa (one, roles) = tiled "
+              "(fp32), the same without the CPU and tiled (fp16s)\n",
               GetParam(), cpu.f.size(), cpu.samples.size());
 }
 
