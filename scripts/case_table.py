@@ -9,7 +9,8 @@ import sys
 
 def mode(kernel):
     """How the step reached the boundary cells (the CUDA backend's kernel description)."""
-    for words, label in (("own pass", "split"), ("interior blocks", "roles"), ("one pass", "one")):
+    for words, label in (("own pass", "split"), ("open faces in the plane", "roles, open faces in plane"),
+                         ("interior blocks", "roles"), ("one pass", "one")):
         if words in kernel:
             return f" ({label})"
     return ""

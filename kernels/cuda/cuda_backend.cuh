@@ -49,6 +49,18 @@ inline BoundaryPass boundary_pass(bool in_place) {
   return p;
 }
 
+// Pull with block roles: whether the inlet and outlet nodes stay in the plane blocks (stream_collide_pull_roles).
+// AEROLBM_OPEN_FACES=list|plane overrides the rule (measurements).
+inline bool open_faces_in_plane(int dims) {
+  if (const char* v = std::getenv("AEROLBM_OPEN_FACES"); v && *v) {
+    const std::string s = v;
+    if (s == "plane") return true;
+    if (s == "list") return false;
+    throw std::invalid_argument("AEROLBM_OPEN_FACES: '" + s + "'; use list or plane");
+  }
+  return dims == 3;
+}
+
 inline const char* boundary_pass_name(BoundaryPass p) {
   switch (p) {
     case BoundaryPass::one: return "one pass";
@@ -131,12 +143,14 @@ class CudaBackend final : public Backend {
     // tile has no halo across faces), and those of the pull and aa variants unless they run in the one-pass kernel
     // (pass_, see launch_step).
     if (variant_ != "tiled" && boundary_cells_) pass_ = boundary_pass(aa_);
+    open_in_plane_ = pass_ == BoundaryPass::roles && !aa_ && open_faces_in_plane(L::D);
     if (variant_ == "tiled" || pass_ != BoundaryPass::one) {
       GridView host = g_;
       host.flags = d.flags.data();
       host.link = d.link.data();
       host.wall_mask = masks.data();
       const std::vector<BoundaryCell> list = build_boundary_list(host, [&](std::uint8_t f, int x, int y, int z) {
+        if (open_in_plane_ && (f & cell::type_mask) != cell::fluid) return false;
         return !(variant_ == "tiled" ? is_tile_interior<L>(host, f, x, y, z) : is_interior<L>(host, f, x, y, z));
       });
       nboundary_ = std::int64_t(list.size());
@@ -201,7 +215,8 @@ class CudaBackend final : public Backend {
   std::string kernel() const override {
     return variant_ + (aa_ ? " (one lattice in place" : " (two lattices") +
            (sizeof(T) == 2 ? ", fp16s storage" : ", fp32") +
-           (boundary_cells_ && variant_ != "tiled" ? std::string(", ") + boundary_pass_name(pass_) : "") + ")";
+           (boundary_cells_ && variant_ != "tiled" ? std::string(", ") + boundary_pass_name(pass_) : "") +
+           (open_in_plane_ ? ", open faces in the plane blocks" : "") + ")";
   }
 
   void initialize() override {
@@ -594,10 +609,13 @@ class CudaBackend final : public Backend {
     } else if (pass_ == BoundaryPass::roles) {
       const cuda::BlockRoles r = cuda::block_roles(g_, boundary_.data(), nboundary_);
       const unsigned blocks = cuda::role_blocks(g_, r);
-      if (k_.sponge_faces) {
-        cuda::stream_collide_pull_roles<L, T, R, true><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
+      const bool sponge = k_.sponge_faces != 0;
+      if (open_in_plane_) {
+        if (sponge) cuda::stream_collide_pull_roles<L, T, R, true, true><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
+        else cuda::stream_collide_pull_roles<L, T, R, false, true><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
       } else {
-        cuda::stream_collide_pull_roles<L, T, R, false><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
+        if (sponge) cuda::stream_collide_pull_roles<L, T, R, true, false><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
+        else cuda::stream_collide_pull_roles<L, T, R, false, false><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
       }
       AEROLBM_CUDA_LAUNCH_CHECK();
     } else if (pass_ == BoundaryPass::split) {
@@ -784,6 +802,7 @@ class CudaBackend final : public Backend {
   std::int64_t nboundary_ = 0;
   bool boundary_cells_ = false;  // any non-solid cell that is not plain interior
   BoundaryPass pass_ = BoundaryPass::one;  // pull and aa: how a step reaches the boundary cells (launch_step)
+  bool open_in_plane_ = false;             // pull roles: inlet and outlet nodes in the plane blocks
   cudaStream_t side_stream_ = nullptr;
   cudaEvent_t fork_ = nullptr, join_ = nullptr;
   cuda::DeviceBuffer<T> a_, b_;  // two lattices; in place: a_ only

@@ -74,10 +74,11 @@ __device__ inline bool role_plane_cell(const GridView& g, const BlockRoles& r, i
 // bytes). kernels/PERFORMANCE.md has the measurements.
 template <class L>
 inline constexpr int kMinBlocks = L::Q <= 9 ? 10 : (L::Q <= 19 ? 7 : 5);
-// The block-role kernels: the interior's budget (the box's occupancy for the blocks that hold almost every cell);
-// the list blocks' longer path may keep a few values in local memory, which only they touch.
+// The block-role kernels. D2Q9: the box's budget (12 blocks, 40 registers), which both roles fit without a spill.
+// D3Q19: the one-pass kernel's 7 blocks; at the box's 8 (64 registers) the list path spilled 24-28 bytes and the
+// 3D wing ran at 73 % of its box against 81 % for the one-pass kernel (kernels/PERFORMANCE.md).
 template <class L>
-inline constexpr int kMinBlocksRoles = L::Q <= 9 ? 12 : (L::Q <= 19 ? 8 : 5);
+inline constexpr int kMinBlocksRoles = L::Q <= 9 ? 12 : (L::Q <= 19 ? 7 : 5);
 // The interior-only kernel of a split step with a sponge layer: the box's budget (D2Q9: 40 registers, 12 blocks),
 // so that the sponge's rarely taken path does not cost every warp occupancy (uncapped it took 48 registers).
 template <class L>
@@ -157,7 +158,11 @@ __global__ void stream_collide_boundary(GridView g, StepConstants<R> k, const T*
 
 // Variant "pull" with block roles (BlockRoles): the list blocks update the boundary cells, the plane blocks the
 // interior cells with the periodic box's path. One launch per step, no second stream.
-template <class L, class T, class R, bool Sponge>
+// `OpenInPlane`: the inlet and outlet nodes stay with the plane blocks, beside the rest of their rows. Listed, a
+// warp of them holds 32 rows of one column, and every load and store of theirs takes its own 32-byte sector; on
+// the 3D wing, whose two x faces are 0.5 % of its cells, that was 10 % more sectors and 11 % more time than the
+// one-pass kernel (Nsight Compute, kernels/PERFORMANCE.md).
+template <class L, class T, class R, bool Sponge, bool OpenInPlane>
 __global__ void __launch_bounds__(kStepBlock, kMinBlocksRoles<L>)
     stream_collide_pull_roles(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst,
                               BlockRoles roles) {
@@ -170,7 +175,17 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksRoles<L>)
   int x, y, z;
   if (!role_plane_cell(g, roles, x, y, z)) return;
   const std::int64_t n = g.index(x, y, z);
-  if (!is_interior<L>(g, g.flags[n], x, y, z)) return;  // solid cells, and the list's
+  const std::uint8_t flag = g.flags[n];
+  if (!is_interior<L>(g, flag, x, y, z)) {  // solid cells, and the list's
+    if constexpr (OpenInPlane) {
+      const std::uint8_t type = flag & cell::type_mask;
+      if (!(flag & cell::ghost) && (type == cell::inlet || type == cell::outlet)) {
+        const int xs[3] = {x, y, z};
+        open_boundary_cell<L, R>(g, k, acc, xs, n, type == cell::inlet);
+      }
+    }
+    return;
+  }
   R f[L::Q];
   pull_interior<L, R>(g, acc, x, y, z, f);
   collide_and_store<L, R, Sponge>(g, k, acc, x, y, z, n, f);

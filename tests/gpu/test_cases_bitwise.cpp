@@ -68,27 +68,36 @@ TEST_P(CaseBitwise, CpuAndEveryGpuVariantAgreeBitForBit) {
   const Result cpu = run_case(file, {"lattice.kernel=pull", "lattice.precision=fp32"}, "cpu");
   // The pull and aa variants every way they reach the boundary cells (AEROLBM_BOUNDARY_PASS; the backend picks
   // one otherwise): in the one-pass kernel, in a pass of their own beside the interior-only kernel (pull), and in
-  // list blocks of the same launch as the interior blocks.
-  const std::vector<std::string> gpu_variants = {"pull/one", "pull/split", "pull/roles", "aa/one", "aa/roles", "tiled"};
-  for (const std::string& var : gpu_variants) {
+  // list blocks of the same launch as the interior blocks, for pull with the open faces listed or left in the
+  // plane blocks (AEROLBM_OPEN_FACES).
+  const std::vector<std::string> gpu_variants = {"pull/one",  "pull/split", "pull/roles:list", "pull/roles:plane",
+                                                 "aa/one",    "aa/roles",   "tiled"};
+  auto use = [](const std::string& var) {  // sets the variables, returns the kernel
     const std::string kernel = var.substr(0, var.find('/'));
-    const std::string mode = var.size() > kernel.size() ? var.substr(kernel.size() + 1) : "";
+    std::string mode = var.size() > kernel.size() ? var.substr(kernel.size() + 1) : "";
+    const std::string faces = mode.find(':') != std::string::npos ? mode.substr(mode.find(':') + 1) : "";
+    mode = mode.substr(0, mode.find(':'));
     setenv("AEROLBM_BOUNDARY_PASS", mode.c_str(), 1);
+    setenv("AEROLBM_OPEN_FACES", faces.c_str(), 1);
+    return kernel;
+  };
+  for (const std::string& var : gpu_variants) {
+    const std::string kernel = use(var);
     const Result gpu = run_case(file, {"lattice.kernel=" + kernel, "lattice.precision=fp32"}, "cuda");
     expect_same(cpu, gpu, std::string(GetParam()) + ", CUDA " + var + " vs CPU, fp32");
   }
   // Half storage has no CPU counterpart: the variants against the one-pass pull.
-  setenv("AEROLBM_BOUNDARY_PASS", "one", 1);
+  use("pull/one");
   const Result pull16 = run_case(file, {"lattice.kernel=pull", "lattice.precision=fp16s"}, "cuda");
   for (const std::string& var : gpu_variants) {
     if (var == "pull/one" || var == "tiled") continue;
-    const std::string kernel = var.substr(0, var.find('/'));
-    setenv("AEROLBM_BOUNDARY_PASS", var.substr(kernel.size() + 1).c_str(), 1);
+    const std::string kernel = use(var);
     const Result r16 = run_case(file, {"lattice.kernel=" + kernel, "lattice.precision=fp16s"}, "cuda");
     expect_same(pull16, r16, std::string(GetParam()) + ", CUDA " + var + " vs pull one pass, fp16s");
   }
   unsetenv("AEROLBM_BOUNDARY_PASS");
-  std::printf("%s: %zu populations, %zu force samples: CPU = pull (one, split, roles) = aa (one, roles) = tiled "
+  unsetenv("AEROLBM_OPEN_FACES");
+  std::printf("%s: %zu populations, %zu force samples: CPU = pull (one, split, roles both ways) = aa (one, roles) = tiled "
               "(fp32), the same without the CPU and tiled (fp16s)\n",
               GetParam(), cpu.f.size(), cpu.samples.size());
 }
