@@ -28,29 +28,30 @@ namespace aerolbm {
 namespace {
 
 // How a step reaches the cells that are not plain interior (faces, walls, open boundaries):
-//   one   — inside the one-pass kernel, beside the interior cells of their warps;
-//   split — pull only: a list of them in a kernel of their own on a second stream, beside the interior-only kernel;
-//   roles — one launch whose first blocks take the list and whose other blocks the interior (BlockRoles).
-// The rule and its measurements: kernels/PERFORMANCE.md. AEROLBM_BOUNDARY_PASS=one|split|roles overrides it (tests,
+//   roles — one launch whose first blocks take a list of them and whose other blocks the interior (BlockRoles);
+//   one   — inside the one-pass kernel, beside the interior cells of their warps (the MPI step's kernel).
+// roles measured faster on every shipped case, pull and aa, fp32 and fp16s, but the smallest 2D one (within 2 to 5
+// points there), and than the former split pass (the list on a second stream beside an interior-only kernel) on
+// the grids that pass was for (kernels/PERFORMANCE.md). AEROLBM_BOUNDARY_PASS=one|roles overrides it (tests,
 // measurements).
-enum class BoundaryPass { one, split, roles };
+enum class BoundaryPass { one, roles };
 
-inline BoundaryPass boundary_pass(bool in_place) {
-  BoundaryPass p = BoundaryPass::roles;
+inline BoundaryPass boundary_pass() {
   if (const char* v = std::getenv("AEROLBM_BOUNDARY_PASS"); v && *v) {
     const std::string s = v;
-    if (s == "one") p = BoundaryPass::one;
-    else if (s == "split") p = BoundaryPass::split;
-    else if (s == "roles") p = BoundaryPass::roles;
-    else throw std::invalid_argument("AEROLBM_BOUNDARY_PASS: '" + s + "'; use one, split or roles");
+    if (s == "one") return BoundaryPass::one;
+    if (s == "roles") return BoundaryPass::roles;
+    throw std::invalid_argument("AEROLBM_BOUNDARY_PASS: '" + s + "'; use one or roles");
   }
-  if (in_place && p == BoundaryPass::split)
-    throw std::invalid_argument("AEROLBM_BOUNDARY_PASS=split: the aa variant has no second-stream pass; use one or roles");
-  return p;
+  return BoundaryPass::roles;
 }
 
-// Pull with block roles: whether the inlet and outlet nodes stay in the plane blocks (stream_collide_pull_roles).
-// AEROLBM_OPEN_FACES=list|plane overrides the rule (measurements).
+// Pull with block roles: whether the inlet and outlet nodes stay in the plane blocks (stream_collide_pull_roles):
+// in 3D, where a listed column of them costs more sectors than the divergence of their warps (the wing 72.8 ->
+// 82.2 % of its box); not in 2D, where it is the other way round (the cylinder 89.2 % listed, 85.0 % in the plane).
+// The aa variant always lists them: tried in its plane blocks, those warps ran the snapshot path beside the
+// in-place one and every case lost (the wing 79.1 -> 60.0 %). AEROLBM_OPEN_FACES=list|plane overrides the rule
+// (measurements).
 inline bool open_faces_in_plane(int dims) {
   if (const char* v = std::getenv("AEROLBM_OPEN_FACES"); v && *v) {
     const std::string s = v;
@@ -64,7 +65,6 @@ inline bool open_faces_in_plane(int dims) {
 inline const char* boundary_pass_name(BoundaryPass p) {
   switch (p) {
     case BoundaryPass::one: return "one pass";
-    case BoundaryPass::split: return "boundary cells in their own pass";
     case BoundaryPass::roles: return "boundary and interior blocks";
   }
   return "";
@@ -142,7 +142,7 @@ class CudaBackend final : public Backend {
     // Cells updated from a list (faces, walls, open boundaries; never solids or ghosts): the tiled variant's (its
     // tile has no halo across faces), and those of the pull and aa variants unless they run in the one-pass kernel
     // (pass_, see launch_step).
-    if (variant_ != "tiled" && boundary_cells_) pass_ = boundary_pass(aa_);
+    if (variant_ != "tiled" && boundary_cells_) pass_ = boundary_pass();
     open_in_plane_ = pass_ == BoundaryPass::roles && !aa_ && open_faces_in_plane(L::D);
     if (variant_ == "tiled" || pass_ != BoundaryPass::one) {
       GridView host = g_;
@@ -199,9 +199,6 @@ class CudaBackend final : public Backend {
     if (force_stream_) cudaStreamDestroy(force_stream_);
     if (sampled_) cudaEventDestroy(sampled_);
     if (sample_done_) cudaEventDestroy(sample_done_);
-    if (side_stream_) cudaStreamDestroy(side_stream_);
-    if (fork_) cudaEventDestroy(fork_);
-    if (join_) cudaEventDestroy(join_);
     if (edges_done_) cudaEventDestroy(edges_done_);
     if (core_done_) cudaEventDestroy(core_done_);
     for (auto& kv : graphs_) cudaGraphExecDestroy(kv.second);
@@ -618,33 +615,6 @@ class CudaBackend final : public Backend {
         else cuda::stream_collide_pull_roles<L, T, R, false, false><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
       }
       AEROLBM_CUDA_LAUNCH_CHECK();
-    } else if (pass_ == BoundaryPass::split) {
-      // The interior-only kernel (the periodic box's registers and occupancy) over the grid, which leaves the
-      // other cells alone, and beside it, on a second stream, the list of boundary cells: the two write disjoint
-      // cells of dst and only read src, so they may overlap; the step ends when both have.
-      if (!side_stream_) {
-        AEROLBM_CUDA_CHECK(cudaStreamCreateWithFlags(&side_stream_, cudaStreamNonBlocking));
-        AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
-        AEROLBM_CUDA_CHECK(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
-      }
-      const bool side = nboundary_ > 0;  // an MPI block may have ghost layers (not updated here) and nothing else
-      if (side) {
-        AEROLBM_CUDA_CHECK(cudaEventRecord(fork_, stream_));
-        AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(side_stream_, fork_, 0));
-        cuda::stream_collide_boundary<L, T, R><<<cuda::blocks_for(nboundary_, 128), 128, 0, side_stream_>>>(
-            g_, k_, src, dst, boundary_.data(), nboundary_);
-        AEROLBM_CUDA_LAUNCH_CHECK();
-        AEROLBM_CUDA_CHECK(cudaEventRecord(join_, side_stream_));
-      }
-      if (k_.sponge_faces) {
-        cuda::stream_collide_pull<L, T, R, false, true><<<cuda::plane_grid(g_), cuda::kStepBlock, 0, stream_>>>(
-            g_, k_, src, dst, EdgeLayers{});
-      } else {
-        cuda::stream_collide_pull<L, T, R, false, false><<<cuda::plane_grid(g_), cuda::kStepBlock, 0, stream_>>>(
-            g_, k_, src, dst, EdgeLayers{});
-      }
-      AEROLBM_CUDA_LAUNCH_CHECK();
-      if (side) AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(stream_, join_, 0));
     } else {
       const dim3 grid = cuda::plane_grid(g_);
       if (boundary_cells_) {
@@ -798,13 +768,11 @@ class CudaBackend final : public Backend {
   cuda::DeviceBuffer<float> q_;
   cuda::DeviceBuffer<std::uint32_t> wall_mask_;  // 2 words per wall row (kernels/physics/wall_masks.hpp)
   cuda::DeviceBuffer<std::int64_t> rows_;
-  cuda::DeviceBuffer<BoundaryCell> boundary_;  // tiled, split and roles: cells updated from the list
+  cuda::DeviceBuffer<BoundaryCell> boundary_;  // tiled and roles: cells updated from the list
   std::int64_t nboundary_ = 0;
   bool boundary_cells_ = false;  // any non-solid cell that is not plain interior
   BoundaryPass pass_ = BoundaryPass::one;  // pull and aa: how a step reaches the boundary cells (launch_step)
   bool open_in_plane_ = false;             // pull roles: inlet and outlet nodes in the plane blocks
-  cudaStream_t side_stream_ = nullptr;
-  cudaEvent_t fork_ = nullptr, join_ = nullptr;
   cuda::DeviceBuffer<T> a_, b_;  // two lattices; in place: a_ only
   bool aa_ = false;               // in-place storage (kernels/storage/aa_lattice.hpp)
   cuda::DeviceBuffer<std::int32_t> aa_row_;

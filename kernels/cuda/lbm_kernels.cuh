@@ -79,10 +79,6 @@ inline constexpr int kMinBlocks = L::Q <= 9 ? 10 : (L::Q <= 19 ? 7 : 5);
 // 3D wing ran at 73 % of its box against 81 % for the one-pass kernel (kernels/PERFORMANCE.md).
 template <class L>
 inline constexpr int kMinBlocksRoles = L::Q <= 9 ? 12 : (L::Q <= 19 ? 7 : 5);
-// The interior-only kernel of a split step with a sponge layer: the box's budget (D2Q9: 40 registers, 12 blocks),
-// so that the sponge's rarely taken path does not cost every warp occupancy (uncapped it took 48 registers).
-template <class L>
-inline constexpr int kMinBlocksInterior = L::Q <= 9 ? 12 : (L::Q <= 19 ? 8 : 5);
 // The in-place kernel's odd step keeps the indices of its loads and of its stores: a larger budget.
 template <class L>
 inline constexpr int kMinBlocksInPlace = L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4);
@@ -91,10 +87,10 @@ inline constexpr int kMinBlocksInPlace = L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4);
 // `skip`: cells on these layers are left out (an MPI block's edge layers, updated first by edge_layer_update);
 // EdgeLayers{} skips none. `Boundaries` = false: a grid without boundary cells (a periodic box), where the
 // interior path alone needs far fewer registers (D2Q9: 32 against 48, so 16 blocks per multiprocessor instead of
-// 10; the D2Q9 box measured 11 % faster); the backend picks it only when every non-solid cell is interior, or for
-// the interior of a split step. `Sponge` = false: no sponge layer (the box; a case without far-field faces).
+// 10; the D2Q9 box measured 11 % faster); the backend picks it only when every non-solid cell is interior.
+// `Sponge` = false: no sponge layer (the box).
 template <class L, class T, class R, bool Boundaries = true, bool Sponge = true>
-__global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : (Sponge ? kMinBlocksInterior<L> : 1))
+__global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : 1)
     stream_collide_pull(
     GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst, EdgeLayers skip) {
   int x, y, z;
@@ -127,8 +123,8 @@ __global__ void __launch_bounds__(128, kMinBlocks<L>) edge_layer_update(GridView
   update_cell<L, R>(g, k, acc, x[0], x[1], x[2]);
 }
 
-// The cells of a boundary list (kernels/storage/boundary_list.hpp): the pull variant's split pass, the tiled
-// variant's cells next to faces (among them interior cells at periodic faces, whose neighbours wrap).
+// The cells of a boundary list (kernels/storage/boundary_list.hpp) in a kernel of their own: the tiled variant's
+// cells next to faces (among them interior cells at periodic faces, whose neighbours wrap).
 // One list entry through the per-cell physics (an interior cell at a periodic face of the tiled variant's list
 // takes the plain pull).
 template <class L, class R, class Acc>

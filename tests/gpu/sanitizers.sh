@@ -12,17 +12,16 @@ SAN=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 failed=0
-# Specs: KERNEL[/PRECISION][+BOUNDARY_PASS]:TOOL (pull+split: the boundary cells in a pass of their own, on a
-# second stream beside the interior kernel, so racecheck and synccheck see the two kernels overlap; +roles: list
-# blocks and interior blocks in one launch).
-# SAN_SPECS and SAN_WING pick a subset (device time is scarce).
-for spec in ${SAN_SPECS:-pull:memcheck pull:initcheck pull+split:memcheck pull+split:initcheck pull+split:racecheck \
-            pull+split:synccheck pull+roles:memcheck pull+roles:initcheck pull+roles:racecheck \
-            aa:memcheck aa:initcheck aa+roles:memcheck aa+roles:initcheck aa+roles:racecheck \
-            tiled:memcheck tiled:initcheck tiled:racecheck \
-            aa/fp16s:memcheck aa/fp16s+roles:memcheck pull/fp16s+split:memcheck pull/fp16s+roles:memcheck}; do
+# Specs: KERNEL[/PRECISION][+BOUNDARY_PASS]:TOOL (+one: the one-pass kernel; the default, roles: list blocks and
+# interior blocks in one launch; the force samples of the two-lattice variants run on a second stream beside the
+# next step, so racecheck and synccheck see the two overlap). SAN_SPECS and SAN_WING pick a subset (device time is
+# scarce).
+for spec in ${SAN_SPECS:-pull:memcheck pull:initcheck pull:racecheck pull:synccheck pull+one:memcheck \
+            pull+one:initcheck aa:memcheck aa:initcheck aa:racecheck aa+one:memcheck aa+one:initcheck \
+            tiled:memcheck tiled:initcheck tiled:racecheck aa/fp16s:memcheck pull/fp16s:memcheck \
+            pull/fp16s+one:memcheck}; do
   variant=${spec%%:*} tool=${spec##*:}
-  mode=one
+  mode=roles
   case $variant in *+*) mode=${variant##*+}; variant=${variant%+*} ;; esac
   kernel=${variant%%/*} precision=fp32
   [ "$variant" != "$kernel" ] && precision=${variant##*/}
@@ -37,8 +36,9 @@ for spec in ${SAN_SPECS:-pull:memcheck pull:initcheck pull+split:memcheck pull+s
 done
 # 3D: the mesh voxeliser kernel, the D3Q19 kernels with the Smagorinsky model, per-cell wall forces (moments,
 # spanwise loads) and the surface output, on the CI wing.
-for tool in ${SAN_WING:-memcheck initcheck split:memcheck roles:memcheck aa+roles:memcheck}; do
-  mode=one kernel=pull
+# (3D: pull roles keeps the inlet and outlet nodes in the plane blocks.)
+for tool in ${SAN_WING:-memcheck initcheck one:memcheck aa+roles:memcheck}; do
+  mode=roles kernel=pull
   case $tool in aa+*) kernel=aa; tool=${tool#aa+} ;; esac
   case $tool in *:*) mode=${tool%%:*}; tool=${tool#*:} ;; esac
   log="$WORK/wing_${kernel}_${mode}_$tool.log"
