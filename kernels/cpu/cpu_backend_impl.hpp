@@ -248,15 +248,24 @@ class CpuBackend final : public Backend {
 
   // The sponge layer (sponge_cell) on the new populations the vector rows stored for cells x0 .. x1−1 of row
   // (y, z), `slot(i, x)` their storage: the per-cell path applies it in registers to the same values.
+  // Along a row σ is the largest of a term that only falls with x (the low x face), one that only rises (the high x
+  // face) and a constant (the y and z faces), passed through the same rounding-monotone operations: once σ is 0
+  // from each end, it is 0 in between. So the row is walked in from both ends and stops at the first cell without
+  // sponge, instead of computing σ for every cell (a scalar pass over every vector row of a far-field case).
   template <class Slot>
   static void sponge_stored(const GridView& g, const StepConstants<R>& k, int y, int z, int x0, int x1, Slot&& slot) {
-    for (int x = x0; x < x1; ++x) {
+    auto relax = [&](int x) {
       const R sigma = sponge_sigma<L, R>(g, k, x, y, z);
-      if (!(sigma > R(0))) continue;
+      if (!(sigma > R(0))) return false;
       R f[L::Q];
       for (int i = 0; i < L::Q; ++i) f[i] = R(slot(i, x));
       sponge_relax<L, R>(k, sigma, f);
       for (int i = 0; i < L::Q; ++i) slot(i, x) = T(f[i]);
+      return true;
+    };
+    int x = x0;
+    while (x < x1 && relax(x)) ++x;
+    for (int e = x1 - 1; e > x && relax(e); --e) {
     }
   }
 
