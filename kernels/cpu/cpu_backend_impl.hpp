@@ -1,7 +1,8 @@
 #pragma once
 // CPU backend: OpenMP loops over the same per-cell physics the CUDA backend runs. This is the reference backend.
-// Rows of plain interior cells go through vectorised loops (kernels/cpu/cpu_rows.hpp), the other cells through the
-// per-cell update; both compute the same operations in the same order. Each lattice is instantiated in a file of
+// Rows of plain interior cells (and, with two lattices, of plain face cells: kernels/cpu/cpu_face_rows.hpp) go
+// through vectorised loops (kernels/cpu/cpu_rows.hpp), the other cells through the per-cell update; both compute
+// the same operations in the same order. Each lattice is instantiated in a file of
 // its own (cpu_backend_d2q9.cpp, ...), so that the three compile in parallel; cpu_backend.cpp picks one.
 #include <omp.h>
 
@@ -11,6 +12,7 @@
 #include <utility>
 
 #include "kernels/backend.hpp"
+#include "kernels/cpu/cpu_face_rows.hpp"
 #include "kernels/cpu/cpu_rows.hpp"
 #include "kernels/physics/cell_update.hpp"
 #include "kernels/physics/wall_masks.hpp"
@@ -58,6 +60,7 @@ class CpuBackend final : public Backend {
     aa_ = cfg.kernel == "aa";
     plan_ = build_row_plan<L>(g_, aa_);
     stride_ = padded_stride(g_.cells, sizeof(T));
+    if (!aa_) plan_ = add_face_segments<L, R>(plan_, g_, k_, stride_);
     gs_ = g_;
     gs_.cells = stride_;
     const std::size_t lattice = std::size_t(L::Q) * std::size_t(stride_);
@@ -101,14 +104,24 @@ class CpuBackend final : public Backend {
       const GridView g = g_;
       const std::int64_t stride = stride_;
       const RowPlan& plan = plan_;
-      const auto pull = (ramp_.active() ? ramp_runs_ : runs_).pull;
+      const RunKernels<L, T, R>& runs = ramp_.active() ? ramp_runs_ : runs_;
+      face_rows_.fill(plan, k, g.n[0]);
+      const FaceRows<L, T>& face = face_rows_;
 #pragma omp parallel for schedule(static) num_threads(threads_)
       for (std::int64_t r = 0; r < plan.rows(); ++r) {
         const int y = int(r % g.n[1]), z = int(r / g.n[1]);
         for (std::int64_t j = plan.begin[r]; j < plan.begin[r + 1]; ++j) {
           const Segment sg = plan.seg[j];
           if (sg.vec) {
-            pull(g, stride, k.coll, acc.src, acc.dst, y, z, sg.x0, sg.x1);
+            if (sg.vec == 1) {
+              runs.pull(g, stride, k.coll, acc.src, acc.dst, y, z, sg.x0, sg.x1);
+            } else {
+              const T* ld[L::Q];
+              T* st[L::Q];
+              face.loads(plan, sg, acc.src, ld);
+              for (int i = 0; i < L::Q; ++i) st[i] = acc.dst + std::int64_t(i) * stride + g.index(0, y, z);
+              runs.blocks(k.coll, ld, st, sg.x0, sg.x1);
+            }
             if (k.sponge_faces) sponge_stored(g, k, y, z, sg.x0, sg.x1, [&](int i, int x) -> T& {
               return acc.dst[std::int64_t(i) * stride + g.index(x, y, z)];
             });
@@ -235,15 +248,24 @@ class CpuBackend final : public Backend {
 
   // The sponge layer (sponge_cell) on the new populations the vector rows stored for cells x0 .. x1−1 of row
   // (y, z), `slot(i, x)` their storage: the per-cell path applies it in registers to the same values.
+  // Along a row σ is the largest of a term that only falls with x (the low x face), one that only rises (the high x
+  // face) and a constant (the y and z faces), passed through the same rounding-monotone operations: once σ is 0
+  // from each end, it is 0 in between. So the row is walked in from both ends and stops at the first cell without
+  // sponge, instead of computing σ for every cell (a scalar pass over every vector row of a far-field case).
   template <class Slot>
   static void sponge_stored(const GridView& g, const StepConstants<R>& k, int y, int z, int x0, int x1, Slot&& slot) {
-    for (int x = x0; x < x1; ++x) {
+    auto relax = [&](int x) {
       const R sigma = sponge_sigma<L, R>(g, k, x, y, z);
-      if (!(sigma > R(0))) continue;
+      if (!(sigma > R(0))) return false;
       R f[L::Q];
       for (int i = 0; i < L::Q; ++i) f[i] = R(slot(i, x));
       sponge_relax<L, R>(k, sigma, f);
       for (int i = 0; i < L::Q; ++i) slot(i, x) = T(f[i]);
+      return true;
+    };
+    int x = x0;
+    while (x < x1 && relax(x)) ++x;
+    for (int e = x1 - 1; e > x && relax(e); --e) {
     }
   }
 
@@ -292,7 +314,8 @@ class CpuBackend final : public Backend {
           }
         }
       }
-#pragma omp for schedule(static)
+      // Handed out as the threads come free: the list is in cell order, its costly near-wall cells together.
+#pragma omp for schedule(dynamic, 256)
       for (std::int64_t r = 0; r < s.boundary_rows; ++r) {
         const std::int64_t n = s.row_cell[r];
         int x[3];
@@ -360,7 +383,8 @@ class CpuBackend final : public Backend {
   int threads_;
   RunKernels<L, T, R> runs_;       // the vector loops for these collision constants
   RunKernels<L, T, R> ramp_runs_;  // and for those of the inflow ramp (a body force)
-  RowPlan plan_;              // rows cut into vector runs and per-cell segments
+  RowPlan plan_;              // rows cut into vector runs, face runs (two lattices) and per-cell segments
+  FaceRows<L, T> face_rows_;  // the free stream the face runs read
   // Populations, Q arrays of stride_ values per lattice (padded_stride: the arrays staggered by a cache line), in
   // one buffer: two lattices a_ (current) and b_ (next), swapped each step; in place: a_ only. gs_ is g_ with
   // cells = stride_, for the storage functions (aa_lattice.hpp), which take the distance between the arrays of two

@@ -4,8 +4,9 @@
 // a branch-free loop over x that loads the Q populations from one pointer per direction, calls the shared collide
 // (kernels/physics/collision.hpp) and stores them: the compiler vectorises it across cells (`omp simd`), so the
 // arithmetic of each cell is exactly that of the scalar path, in the same order, only several cells at a time —
-// bit-identical results. Everything else (walls, open and slip faces, the ends of periodic rows) goes through the
-// per-cell functions as before.
+// bit-identical results. With two lattices the plain cells of the y and z faces go through the same loop from
+// sources recorded per segment (kernels/cpu/cpu_face_rows.hpp). Everything else (cells next to the body, open
+// faces, the ends of periodic rows, every boundary cell in place) goes through the per-cell functions.
 //
 // On x86-64 the vector loops are compiled three times, for the baseline ISA (SSE2), AVX2 and x86-64-v4 (AVX-512:
 // twice the registers, 16 floats per vector), and the best the CPU has is chosen once per backend (cpu_isa; the
@@ -62,17 +63,21 @@ inline std::int64_t padded_stride(std::int64_t cells, std::size_t value_bytes) {
   return (cells + page - 1) / page * page + line;
 }
 
-// One segment of a row: cells x0 .. x1−1, all for the vector loop (vec) or all for the per-cell path.
+// One segment of a row: cells x0 .. x1−1, all for the vector loop (vec = 1), all for the per-cell path (0), or all
+// face cells for the vector loop with the sources in face_src[src .. src+Q) (vec = 2, kernels/cpu/cpu_face_rows.hpp).
 struct Segment {
   std::int32_t x0, x1;
   std::int32_t vec;
+  std::int32_t src = 0;
 };
 
 // Rows r = y + ny·z, each with its segments seg[begin[r] .. begin[r+1]) in increasing x.
 struct RowPlan {
   std::vector<std::int64_t> begin;
   std::vector<Segment> seg;
-  std::int64_t vector_cells = 0, scalar_cells = 0;
+  std::vector<std::int64_t> face_src;  // per face segment, per direction: where population i comes from
+  std::int64_t vector_cells = 0, scalar_cells = 0, face_cells = 0;
+  bool far_field = false;  // some face segment reads the free stream
   std::int64_t rows() const { return std::int64_t(begin.size()) - 1; }
 };
 
@@ -104,7 +109,7 @@ RowPlan build_row_plan(const GridView& g, bool in_place) {
         if (kind == open && kind >= 0) {
           p.seg.back().x1 = x + 1;
         } else if (kind >= 0) {
-          p.seg.push_back(Segment{x, x + 1, kind});
+          p.seg.push_back(Segment{x, x + 1, kind, 0});
         }
         open = kind;
       }
@@ -261,6 +266,18 @@ AEROLBM_HD void aa_row(const GridView& g, std::int64_t stride, const CollisionCo
                                 const T* src, T* dst, int y, int z, int x0, int x1) {                              \
     pull_row<L, T, R, Force, Les>(g, stride, k, src, dst, y, z, x0, x1);                                           \
   }                                                                                                                  \
+  template <class L, class T, class R, bool Force, int Les>                                                          \
+  ATTRIBUTE void blocks_run_##ISA(const CollisionConstants<R>& k0, const T* const* ld, T* const* st, int x0,       \
+                                  int x1) {                                                                          \
+    const CollisionConstants<R> k = fixed_constants<R, Force, Les>(k0);                                              \
+    const T* l[L::Q];                                                                                                \
+    T* s[L::Q];                                                                                                      \
+    for (int i = 0; i < L::Q; ++i) {                                                                                 \
+      l[i] = ld[i];                                                                                                  \
+      s[i] = st[i];                                                                                                  \
+    }                                                                                                                \
+    if (les_branch_known<R, Les>(k)) pull_blocks<L, T, R>(k, l, s, x0, x1);                                         \
+  }                                                                                                                  \
   template <class L, class T, class R, bool Force, int Les, bool Odd>                                                \
   ATTRIBUTE void aa_run_##ISA(const GridView& g, std::int64_t stride, const CollisionConstants<R>& k, T* f, int y,  \
                               int z, int x0, int x1) {                                                             \
@@ -280,7 +297,10 @@ template <class L, class T, class R>
 struct RunKernels {
   using Pull = void (*)(const GridView&, std::int64_t, const CollisionConstants<R>&, const T*, T*, int, int, int, int);
   using InPlace = void (*)(const GridView&, std::int64_t, const CollisionConstants<R>&, T*, int, int, int, int);
+  // Cells x0 .. x1−1 from the Q load pointers to the Q store pointers (indexed by x): the face segments.
+  using Blocks = void (*)(const CollisionConstants<R>&, const T* const*, T* const*, int, int);
   Pull pull = nullptr;
+  Blocks blocks = nullptr;
   InPlace aa_even = nullptr, aa_odd = nullptr;
   Isa isa = Isa::base;
 
@@ -291,24 +311,28 @@ struct RunKernels {
       // AVX-512 registers, 256-bit vectors: for D3Q19 on rows of ~100 cells this measured 10-20 % faster than
       // 512-bit vectors (and as fast as AVX2 or faster); for D2Q9 and D3Q27 the 512-bit ones are faster by as much.
       pull = &pull_run_avx512_256<L, T, R, Force, Les>;
+      blocks = &blocks_run_avx512_256<L, T, R, Force, Les>;
       aa_even = &aa_run_avx512_256<L, T, R, Force, Les, false>;
       aa_odd = &aa_run_avx512_256<L, T, R, Force, Les, true>;
       return;
     }
     if (isa == Isa::avx512) {
       pull = &pull_run_avx512<L, T, R, Force, Les>;
+      blocks = &blocks_run_avx512<L, T, R, Force, Les>;
       aa_even = &aa_run_avx512<L, T, R, Force, Les, false>;
       aa_odd = &aa_run_avx512<L, T, R, Force, Les, true>;
       return;
     }
     if (isa == Isa::avx2) {
       pull = &pull_run_avx2<L, T, R, Force, Les>;
+      blocks = &blocks_run_avx2<L, T, R, Force, Les>;
       aa_even = &aa_run_avx2<L, T, R, Force, Les, false>;
       aa_odd = &aa_run_avx2<L, T, R, Force, Les, true>;
       return;
     }
 #endif
     pull = &pull_run_base<L, T, R, Force, Les>;
+    blocks = &blocks_run_base<L, T, R, Force, Les>;
     aa_even = &aa_run_base<L, T, R, Force, Les, false>;
     aa_odd = &aa_run_base<L, T, R, Force, Les, true>;
   }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "kernels/cpu/cpu_face_rows.hpp"
 #include "kernels/physics/cell_update.hpp"
 #include "kernels/storage/two_lattice.hpp"
 #include "tests/cases_dir.hpp"
@@ -229,6 +230,32 @@ TEST(CpuRows, ThreeDimensionalDuctsWithBodyForce) {
 TEST(CpuRows, ThreeDimensionalWingSlipAndOpenFaces) {
   expect_rows_match_reference(cases() / "ci/wing_naca0012_ar4.yaml", {"geometry.chord_cells=12"}, 10, 7,
                               "3D wing D3Q19");
+}
+
+// The face runs (kernels/cpu/cpu_face_rows.hpp) on far-field, slip and no-slip faces: the two-lattice plan must
+// route the plain face cells through them (else the comparisons above would not test them), and the states stay
+// bit-identical to the per-cell reference.
+TEST(CpuRows, FaceCellsThroughVectorRuns) {
+  const std::vector<std::vector<std::string>> faces = {
+      {"geometry.chord_cells=12"},
+      {"geometry.chord_cells=12", "boundaries.lateral=slip", "boundaries.span=wall"},
+      {"geometry.chord_cells=12", "boundaries.lateral=wall", "boundaries.span=slip", "lattice.precision=fp64"}};
+  for (const auto& sets : faces) {
+    SolverSetup s(cases() / "ci/wing_naca0012_ar4.yaml", sets, "cpu", 1);
+    GridView g{};
+    g.n[0] = int(s.d.nx);
+    g.n[1] = int(s.d.ny);
+    g.n[2] = int(s.d.nz);
+    g.cells = s.d.cells();
+    g.periodic = periodic_axes(s.p);
+    g.flags = s.d.flags.data();
+    const cpu::RowPlan plain = cpu::build_row_plan<D3Q19>(g, false);
+    const cpu::RowPlan plan = cpu::add_face_segments<D3Q19, double>(plain, g, make_step_constants<double>(s.p),
+                                                                   cpu::padded_stride(g.cells, sizeof(float)));
+    EXPECT_GT(plan.face_cells, plain.scalar_cells / 2) << sets.back();
+    EXPECT_EQ(plan.face_cells + plan.scalar_cells, plain.scalar_cells) << sets.back();
+    expect_rows_match_reference(cases() / "ci/wing_naca0012_ar4.yaml", sets, 10, 7, "3D wing, " + sets.back());
+  }
 }
 
 }  // namespace

@@ -1,0 +1,106 @@
+#pragma once
+// Face cells through the vector loop. A fluid cell on a y or z face of the grid (far field, free slip, no-slip face
+// or a non-periodic MPI cut), away from the body and from the x faces, is not plain interior, so the per-cell path
+// used to update it: stream_source for every direction, then collide, one cell at a time. But along a row such a
+// cell's sources do not depend on x: the faces only act on y and z, so population i of every cell x of the
+// segment comes from the same direction j of the cell at x + (the same offset), or from the same free-stream value.
+// The plan records those Q sources once per segment, and the row loop (RunKernels::blocks) loads from them: the
+// same values into the same collide, so the results are those of the per-cell path bit for bit.
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "kernels/cpu/cpu_rows.hpp"
+
+namespace aerolbm::cpu {
+
+// A face_src entry for a population the far field sets (free_stream_population): the row loop reads it from a row
+// of Q × nx values filled with the free stream of the step (FaceRows::fill).
+inline constexpr std::int64_t kFreeStream = std::numeric_limits<std::int64_t>::min();
+
+// Where population i of face cell x comes from, as an offset into a two-lattice buffer of `stride` values per
+// direction, less x (so that it is the same for every cell of the segment), or kFreeStream.
+template <class L, class R>
+void face_sources(const GridView& g, const StepConstants<R>& k, std::int64_t stride, int x, int y, int z,
+                  std::int64_t (&src)[L::Q]) {
+  const int c[3] = {x, y, z};
+  const std::int64_t n = g.index(x, y, z);
+  for (int i = 0; i < L::Q; ++i) {
+    const StreamSource s = stream_source<L, R>(g, k, c, n, i);
+    src[i] = s.m < 0 ? kFreeStream : std::int64_t(s.j) * stride + s.m - x;
+  }
+}
+
+// The two-lattice plan with its per-cell segments split: runs of face cells (fluid, not near the body, not a
+// ghost, 1 ≤ x ≤ nx−2, the same sources) become face segments; the rest stays per cell.
+template <class L, class R>
+RowPlan add_face_segments(const RowPlan& in, const GridView& g, const StepConstants<R>& k, std::int64_t stride) {
+  RowPlan p;
+  p.vector_cells = in.vector_cells;
+  p.begin.push_back(0);
+  const int nx = g.n[0];
+  for (std::int64_t r = 0; r < in.rows(); ++r) {
+    const int y = int(r % g.n[1]), z = int(r / g.n[1]);
+    for (std::int64_t j = in.begin[r]; j < in.begin[r + 1]; ++j) {
+      const Segment sg = in.seg[j];
+      if (sg.vec) {
+        p.seg.push_back(sg);
+        continue;
+      }
+      std::int64_t prev[L::Q];
+      bool open_face = false;
+      for (int x = sg.x0; x < sg.x1; ++x) {
+        const std::uint8_t flag = g.flags[g.index(x, y, z)];
+        std::int64_t src[L::Q];
+        const bool face = flag == cell::fluid && x >= 1 && x <= nx - 2;
+        if (face) face_sources<L, R>(g, k, stride, x, y, z, src);
+        bool same = open_face && face;
+        for (int i = 0; same && i < L::Q; ++i) same = src[i] == prev[i];
+        if (same) {
+          p.seg.back().x1 = x + 1;
+        } else if (face) {
+          p.seg.push_back(Segment{x, x + 1, 2, std::int32_t(p.face_src.size())});
+          for (int i = 0; i < L::Q; ++i) {
+            p.face_src.push_back(src[i]);
+            prev[i] = src[i];
+            p.far_field = p.far_field || src[i] == kFreeStream;
+          }
+        } else if (!open_face && x > sg.x0) {
+          p.seg.back().x1 = x + 1;
+        } else {
+          p.seg.push_back(Segment{x, x + 1, 0, 0});
+        }
+        (face ? p.face_cells : p.scalar_cells) += 1;
+        open_face = face;
+      }
+    }
+    p.begin.push_back(std::int64_t(p.seg.size()));
+  }
+  return p;
+}
+
+// The free-stream rows the face segments read, refilled for the constants of each step (the inflow ramp scales
+// the free stream): Q × nx values, so that a row loop reads value (i, x) at ld[i][x].
+template <class L, class T>
+struct FaceRows {
+  std::vector<T> free_stream;
+  int nx = 0;
+
+  template <class R>
+  void fill(const RowPlan& p, const StepConstants<R>& k, int nx_) {
+    if (!p.far_field) return;
+    nx = nx_;
+    free_stream.resize(std::size_t(L::Q) * std::size_t(nx));
+    for (int i = 0; i < L::Q; ++i)
+      std::fill_n(free_stream.data() + std::size_t(i) * nx, nx, T(free_stream_population<L, R>(k, i)));
+  }
+
+  // The load pointers of a face segment: ld[i][x] is population i of its cell x.
+  void loads(const RowPlan& p, const Segment& sg, const T* src, const T* (&ld)[L::Q]) const {
+    const std::int64_t* s = p.face_src.data() + sg.src;
+    for (int i = 0; i < L::Q; ++i)
+      ld[i] = s[i] == kFreeStream ? free_stream.data() + std::size_t(i) * nx : src + s[i];
+  }
+};
+
+}  // namespace aerolbm::cpu
