@@ -123,10 +123,8 @@ __global__ void __launch_bounds__(128, kMinBlocks<L>) edge_layer_update(GridView
   update_cell<L, R>(g, k, acc, x[0], x[1], x[2]);
 }
 
-// The cells of a boundary list (kernels/storage/boundary_list.hpp) in a kernel of their own: the tiled variant's
-// cells next to faces (among them interior cells at periodic faces, whose neighbours wrap).
-// One list entry through the per-cell physics (an interior cell at a periodic face of the tiled variant's list
-// takes the plain pull).
+// One entry of a boundary list (kernels/storage/boundary_list.hpp) through the per-cell physics; an interior cell
+// at a periodic face (the tiled variant lists them: its halo does not wrap) takes the plain pull.
 template <class L, class R, class Acc>
 __device__ __forceinline__ void update_list_cell(const GridView& g, const StepConstants<R>& k, Acc& acc,
                                                  const BoundaryCell& c) {
@@ -142,6 +140,7 @@ __device__ __forceinline__ void update_list_cell(const GridView& g, const StepCo
   update_boundary_cell<L, R>(g, k, acc, x, n, flag, BoundaryLinks{c.row, c.wall, c.behind});
 }
 
+// The tiled variant's list in a kernel of its own: its cells next to faces.
 template <class L, class T, class R>
 __global__ void stream_collide_boundary(GridView g, StepConstants<R> k, const T* __restrict__ src,
                                         T* __restrict__ dst, const BoundaryCell* __restrict__ cells,
