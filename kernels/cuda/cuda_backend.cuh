@@ -30,9 +30,10 @@ namespace {
 // How a step reaches the cells that are not plain interior (faces, walls, open boundaries):
 //   roles — one launch whose first blocks take a list of them and whose other blocks the interior (BlockRoles);
 //   one   — inside the one-pass kernel, beside the interior cells of their warps (the MPI step's kernel).
-// roles measured faster on every shipped case, pull and aa, fp32 and fp16s, but the smallest 2D one (within 2 to 5
-// points there), and than the former split pass (the list on a second stream beside an interior-only kernel) on
-// the grids that pass was for (kernels/PERFORMANCE.md). AEROLBM_BOUNDARY_PASS=one|roles overrides it (tests,
+// roles measured faster on the shipped cases, pull and aa, fp32 and fp16s, except pull on the smallest 2D case (2
+// to 5 points slower there) and, by at most 1.3 points, pull on the STL body and the default case in fp16s; and
+// faster than the former split pass (the list on a second stream beside an interior-only kernel) on the grids that
+// pass was for (kernels/PERFORMANCE.md). AEROLBM_BOUNDARY_PASS=one|roles overrides it (tests,
 // measurements).
 enum class BoundaryPass { one, roles };
 
