@@ -11,21 +11,28 @@
 
 namespace aerolbm {
 
-// Interpolated bounce-back (Bouzidi, Firdaouss & Lallemand 2001) of population i at the near-wall cell n (row
-// `row` of the wall table) whose link −c_i ends in the body. `behind_fluid`: the cell at x + c_i lies inside the grid
-// and is fluid, `behind` = its post-collision population opp(i) (the second point of the q < ½ interpolation).
+// Interpolated bounce-back (Bouzidi, Firdaouss & Lallemand 2001) of population i at a near-wall cell whose link −c_i
+// ends in the body, from values already loaded: q = the wall distance of link opp(i) (≤ 0 or NaN: no recorded
+// crossing, treated as half-way), fb = the cell's post-collision population opp(i) (heading into the wall), fi = its
+// post-collision population i (leaving away from the wall), and, where `behind_fluid` (the cell at x + c_i lies
+// inside the grid and is fluid), `behind` = that cell's post-collision population opp(i).
+template <class R>
+AEROLBM_HD R bouzidi_value(R q, R fb, R fi, bool behind_fluid, R behind) {
+  if (!(q > R(0))) return fb;
+  // q < ½: interpolate with the population leaving the fluid neighbour behind us.
+  if (q < R(0.5)) return behind_fluid ? R(2) * q * fb + (R(1) - R(2) * q) * behind : fb;
+  // q ≥ ½: interpolate with the population leaving this cell away from the wall.
+  return (fb + (R(2) * q - R(1)) * fi) / (R(2) * q);
+}
+
+// The bounced-back population i of the near-wall cell n (row `row` of the wall table): half-way, or interpolated.
 template <class L, class R, class Acc>
 AEROLBM_HD R wall_link_value(const GridView& g, const StepConstants<R>& k, const Acc& acc, std::int64_t n,
                              std::int32_t row, bool behind_fluid, R behind, int i) {
   const int ib = opposite(i);
-  const R fb = acc.get(ib, n);  // post-collision population heading into the wall
+  const R fb = acc.get(ib, n);
   if (!k.interpolated_walls) return fb;
-  const R q = R(g.q[std::int64_t(row) * L::Q + ib]);
-  if (!(q > R(0))) return fb;  // no recorded crossing: treat as half-way
-  // q < ½: interpolate with the population leaving the fluid neighbour behind us.
-  if (q < R(0.5)) return behind_fluid ? R(2) * q * fb + (R(1) - R(2) * q) * behind : fb;
-  // q ≥ ½: interpolate with the population leaving this cell away from the wall.
-  return (fb + (R(2) * q - R(1)) * acc.get(i, n)) / (R(2) * q);
+  return bouzidi_value<R>(R(g.q[std::int64_t(row) * L::Q + ib]), fb, acc.get(i, n), behind_fluid, behind);
 }
 
 // Where population i of cell x (index n) streams from in this step, once the faces have had their say: the
@@ -116,29 +123,36 @@ AEROLBM_HD BoundaryLinks boundary_links(const GridView& g, std::int64_t n, std::
   return b;
 }
 
-// The populations arriving at a cell that is not plain interior (at a face or next to the body), in this step:
-// first every population that streams from a fluid cell, a periodic image or a face (all loads independent of
-// each other), then those that come through the body, by bounce-back from the cell's own populations and, for
-// q < ½, the neighbour behind, which is one of the populations just pulled.
+// The populations arriving at a cell that is not plain interior (at a face or next to the body), in this step.
+// Every load comes first, independent of each other: the populations that stream from a fluid cell, a periodic
+// image or a face, and for each wall link the cell's own two populations along it and its wall distance. Then the
+// wall links' arithmetic (bouzidi_value), whose second point for q < ½ is the neighbour behind, one of the
+// populations just pulled. (Loaded link by link, each link's distance decided whether its second load was needed,
+// and a GPU thread waited for two round trips to memory per link, one link after the other: on a small grid that
+// chain was the step's length.)
 template <class L, class R, class Acc>
 AEROLBM_HD void pull_boundary(const GridView& g, const StepConstants<R>& k, const Acc& acc, const int (&x)[3],
                               std::int64_t n, const BoundaryLinks& b, R (&f)[L::Q]) {
+  R fi[L::Q], q[L::Q];
+  const bool interpolated = b.wall != 0 && k.interpolated_walls;
   AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) {
     if ((b.wall >> i) & 1u) {
-      f[i] = R(0);  // set below
+      f[i] = acc.get(opposite(i), n);  // fb: bounced back as it is (half-way) or interpolated below
+      fi[i] = interpolated ? acc.get(i, n) : R(0);
+      q[i] = interpolated ? R(g.q[std::int64_t(b.row) * L::Q + opposite(i)]) : R(0);
       continue;
     }
+    fi[i] = q[i] = R(0);  // not a wall link: unused
     const StreamSource s = stream_source<L, R>(g, k, x, n, i);
     f[i] = s.m >= 0 ? acc.get(s.j, s.m) : free_stream_population<L, R>(k, i);
   }
-  if (b.wall == 0) return;
+  if (!interpolated) return;
   // A link with the fluid cell behind it (bit i of `behind`) has x + c_i inside the grid and not solid, so
   // population opp(i) was pulled from there above and is not a wall link: f[opp(i)] is the value Bouzidi needs.
   AEROLBM_UNROLL
   for (int i = 1; i < L::Q; ++i)
-    if ((b.wall >> i) & 1u)
-      f[i] = wall_link_value<L, R>(g, k, acc, n, b.row, (b.behind >> i) & 1u, f[opposite(i)], i);
+    if ((b.wall >> i) & 1u) f[i] = bouzidi_value<R>(q[i], f[i], fi[i], (b.behind >> i) & 1u, f[opposite(i)]);
 }
 
 // Inflow velocity at a cell of the inlet face: uniform, or the parabola of a channel whose no-slip walls lie
@@ -166,12 +180,10 @@ AEROLBM_HD void inlet_velocity(const GridView& g, const StepConstants<R>& k, con
 //   ∂ρ/∂t = −(L5 + L1) / (2c²),  ∂u/∂t = −(L5 − L1) / (2ρc) + F/ρ,  transverse velocity convected out at u.
 // The node's previous values are the moments of its own stored populations (equilibrium plus the neighbour's
 // non-equilibrium part, whose moments vanish). A node with backflow (u ≤ 0) keeps its transverse velocity.
-template <class L, class R, class Acc>
-AEROLBM_HD void characteristic_outlet(const StepConstants<R>& k, const Acc& acc, std::int64_t n,
-                                      const Moments<L, R>& mn, const R (&minus_half)[3], R& rb_s, R (&ub)[3]) {
-  R fb[L::Q];
-  AEROLBM_UNROLL
-  for (int i = 0; i < L::Q; ++i) fb[i] = acc.get(i, n);
+// `fb`: the node's own stored populations.
+template <class L, class R>
+AEROLBM_HD void characteristic_outlet(const StepConstants<R>& k, const R (&fb)[L::Q], const Moments<L, R>& mn,
+                                      const R (&minus_half)[3], R& rb_s, R (&ub)[3]) {
   const Moments<L, R> b = moments<L, R>(fb, minus_half);
   const R c = R(0.5773502691896258), c2 = R(1) / R(3);
   const R drho = b.rho_s - mn.rho_s, du = b.u[0] - mn.u[0];
@@ -195,9 +207,15 @@ AEROLBM_HD_COLD void open_boundary_cell(const GridView& g, const StepConstants<R
                                    std::int64_t n, bool inlet) {
   const int nbx = inlet ? x[0] + 1 : x[0] - 1;
   const std::int64_t m = g.index(nbx, x[1], x[2]);
-  R fn[L::Q];
+  // The neighbour's populations and, for the characteristic outlet, the node's own, loaded together (one round
+  // trip to memory instead of two in a row).
+  const bool characteristic = !inlet && k.characteristic_outlet;
+  R fn[L::Q], fb[L::Q];
   AEROLBM_UNROLL
-  for (int i = 0; i < L::Q; ++i) fn[i] = acc.get(i, m);
+  for (int i = 0; i < L::Q; ++i) {
+    fn[i] = acc.get(i, m);
+    fb[i] = characteristic ? acc.get(i, n) : R(0);
+  }
   const R minus_half[3] = {R(-0.5) * k.coll.force[0], R(-0.5) * k.coll.force[1], R(-0.5) * k.coll.force[2]};
   const Moments<L, R> mn = moments<L, R>(fn, minus_half);
   R ub[3];
@@ -205,8 +223,8 @@ AEROLBM_HD_COLD void open_boundary_cell(const GridView& g, const StepConstants<R
   if (inlet) {
     inlet_velocity<L, R>(g, k, x, ub);
     rb_s = mn.rho_s;
-  } else if (k.characteristic_outlet) {
-    characteristic_outlet<L, R>(k, acc, n, mn, minus_half, rb_s, ub);
+  } else if (characteristic) {
+    characteristic_outlet<L, R>(k, fb, mn, minus_half, rb_s, ub);
   } else {
     ub[0] = mn.u[0];
     ub[1] = mn.u[1];
@@ -225,18 +243,25 @@ AEROLBM_HD_COLD void open_boundary_cell(const GridView& g, const StepConstants<R
 // populations relax toward the free stream's equilibrium, f ← f − σ (f − f_eq(1, u∞)), with σ = strength·(1 − d/W)²
 // at d cells from the face (the face's own layer: d = 0), the largest over the faces; 0 elsewhere. Waves and the
 // wake fade out before they reach the faces (Israeli & Orszag 1981). Positions are global (MPI blocks agree).
+// The nearest sponge face decides (1 − d/W falls as d grows), so the distance is taken first, in integers: one
+// conversion and one multiplication per cell instead of one of each per face (every cell of a far-field case runs
+// this test, in or out of the layer), and the same numbers as the largest of the faces' values.
 template <class L, class R>
 AEROLBM_HD R sponge_sigma(const GridView& g, const StepConstants<R>& k, int x0, int x1, int x2) {
   const int x[3] = {x0 + g.origin[0], x1 + g.origin[1], x2 + g.origin[2]};
-  R t = 0;
+  bool any = false;
+  int d = 0;  // distance in cells to the nearest sponge face
   AEROLBM_UNROLL
   for (int f = 0; f < 2 * L::D; ++f) {
     if (!((k.sponge_faces >> f) & 1u)) continue;
     const int a = f / 2;
-    const int d = (f & 1) ? g.global_size(a) - 1 - x[a] : x[a];
-    const R s = R(1) - R(d) * k.sponge_inv_width;
-    if (s > t) t = s;
+    const int df = (f & 1) ? g.global_size(a) - 1 - x[a] : x[a];
+    d = (!any || df < d) ? df : d;
+    any = true;
   }
+  if (!any) return R(0);
+  const R s = R(1) - R(d) * k.sponge_inv_width;
+  const R t = s > R(0) ? s : R(0);
   return k.sponge_strength * t * t;
 }
 
