@@ -454,7 +454,9 @@ RunResult Simulation::run() {
     mean_ = MeanWindow{};
     mean_.every = std::max<std::int64_t>(1, case_.averages_every);
     mean_.window_start_time = double(mean_start_) * units_.dt;
-    if (resuming && first_step > mean_start_) {
+    // The first step an uninterrupted run samples: a checkpoint at or after it has lost the samples before it.
+    const std::int64_t first_sample = (mean_start_ + mean_.every - 1) / mean_.every * mean_.every;
+    if (resuming && first_step >= first_sample) {
       // The statistics are not in the checkpoint: the averages start again here (documented in case_file.md).
       mean_.restarted_from_step = first_step;
       if (root)
