@@ -107,6 +107,16 @@ struct ForceSample {
   std::vector<double> cells;             // per near-wall cell (wall_force_cells layout) when asked for, else empty
 };
 
+// The mean fields' running statistics (output.averages; kernels/physics/field_averages.hpp) on the host: per cell the
+// mean of the density and of the three velocity components (lattice units) and the sums of squared deviations from
+// those means (Welford; the variance is m2 / samples), in double.
+struct FieldAverages {
+  static constexpr int kQuantities = 4;  // = field_averages::kQuantities
+  std::int64_t samples = 0;
+  std::vector<double> mean;  // field_averages::kQuantities × cells: quantity q (ρ, ux, uy, uz) of cell n at q·cells + n
+  std::vector<double> m2;    // the same layout
+};
+
 // Result of the divergence watchdog's scan.
 struct StateCheck {
   bool ok = true;
@@ -164,6 +174,15 @@ class Backend {
   // backend computes the finished frame fields itself (the CUDA backend does when asked; the CPU backend leaves
   // them to the host's frame builder, which runs the same per-cell code, and returns false).
   virtual bool configure_fields_transfer(const FieldsTransferOptions& /*options*/) { return false; }
+  // Mean fields (output.averages): sample_averages adds the current state (after the steps queued so far) as one
+  // sample to per-cell running statistics that the backend keeps where the state lives (allocated at the first
+  // sample; the CUDA backend computes them on the device, queued behind the steps, and copies nothing);
+  // read_averages copies them to the host (under MPI: gathered to rank 0, empty on the other ranks; collective).
+  // Backends without them throw std::logic_error.
+  virtual void sample_averages() { throw std::logic_error("the " + name() + " backend keeps no mean fields"); }
+  virtual void read_averages(FieldAverages& /*out*/) {
+    throw std::logic_error("the " + name() + " backend keeps no mean fields");
+  }
   // Full state as shifted populations in double, SoA (Q × cells): checkpoints and backend comparisons.
   virtual void read_populations(std::vector<double>& f) = 0;
   virtual void write_populations(const std::vector<double>& f) = 0;

@@ -15,6 +15,7 @@
 #include "kernels/cpu/cpu_face_rows.hpp"
 #include "kernels/cpu/cpu_rows.hpp"
 #include "kernels/physics/cell_update.hpp"
+#include "kernels/physics/field_averages.hpp"
 #include "kernels/physics/wall_masks.hpp"
 #include "kernels/storage/aa_lattice.hpp"
 #include "kernels/storage/aa_rows.hpp"
@@ -173,6 +174,24 @@ class CpuBackend final : public Backend {
     macroscopic(t->rho_, t->u_);
     return t;
   }
+
+  static_assert(FieldAverages::kQuantities == field_averages::kQuantities);
+  void sample_averages() override {
+    const std::size_t n = std::size_t(field_averages::kQuantities) * std::size_t(g_.cells);
+    if (averages_.mean.size() != n) {
+      averages_.mean.assign(n, 0.0);
+      averages_.m2.assign(n, 0.0);
+      averages_.samples = 0;
+    }
+    const double count = double(++averages_.samples);
+    const field_averages::View v{averages_.mean.data(), averages_.m2.data(), g_.cells};
+    with_state([&](const auto& acc) {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+      for (std::int64_t c = 0; c < g_.cells; ++c) field_averages::sample_cell<L, R>(k_, acc, c, v, count);
+    });
+  }
+
+  void read_averages(FieldAverages& out) override { out = averages_; }
 
   void read_populations(std::vector<double>& f) override {
     f.resize(std::size_t(L::Q) * g_.cells);
@@ -398,6 +417,7 @@ class CpuBackend final : public Backend {
   AARows rows_;
   std::vector<T> snap_[2];
   int cur_ = 0, odd_ = 0;
+  FieldAverages averages_;  // the mean fields' statistics (empty until the first sample_averages)
 };
 
 template <class L>

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kernels/backend.hpp"
+#include "kernels/cuda/average_kernels.cuh"
 #include "kernels/cuda/cuda_backend_factory.hpp"
 #include "kernels/cuda/cuda_check.cuh"
 #include "kernels/cuda/field_transfer.cuh"
@@ -388,6 +389,41 @@ class CudaBackend final : public Backend {
   }
 
   bool configure_fields_transfer(const FieldsTransferOptions& o) override { return pool_.configure(o, g_.n); }
+
+  // Mean fields: the statistics stay in device memory; each sample is one kernel queued behind the steps on the
+  // main stream (no host wait), and only read_averages copies them to the host.
+  void sample_averages() override {
+    const std::size_t n = std::size_t(field_averages::kQuantities) * std::size_t(g_.cells);
+    if (avg_mean_.size() != n) {
+      std::size_t free_b = 0, total_b = 0;
+      AEROLBM_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+      if (2 * n * sizeof(double) > free_b)
+        throw std::runtime_error("the mean fields (output.averages) need " + std::to_string((2 * n * 8) >> 20) +
+                                 " MiB of device memory, " + std::to_string(free_b >> 20) + " MiB are free on " +
+                                 device_ + ". Set output.averages.enabled: false, or use a coarser grid.");
+      avg_mean_.resize(n);
+      avg_m2_.resize(n);
+      AEROLBM_CUDA_CHECK(cudaMemsetAsync(avg_mean_.data(), 0, n * sizeof(double), stream_));
+      AEROLBM_CUDA_CHECK(cudaMemsetAsync(avg_m2_.data(), 0, n * sizeof(double), stream_));
+      avg_samples_ = 0;
+    }
+    const double count = double(++avg_samples_);
+    const field_averages::View v{avg_mean_.data(), avg_m2_.data(), g_.cells};
+    with_state([&](auto acc) {
+      cuda::sample_averages_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, k_, acc, v, count);
+    });
+    AEROLBM_CUDA_LAUNCH_CHECK();
+  }
+
+  void read_averages(FieldAverages& out) override {
+    out.samples = avg_samples_;
+    out.mean.resize(avg_mean_.size());
+    out.m2.resize(avg_m2_.size());
+    if (avg_mean_.size() == 0) return;
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    avg_mean_.download(out.mean.data(), out.mean.size());
+    avg_m2_.download(out.m2.data(), out.m2.size());
+  }
 
   void read_populations(std::vector<double>& f) override {
     cuda::DeviceBuffer<double> tmp(a_.size());
@@ -795,6 +831,8 @@ class CudaBackend final : public Backend {
   cuda::DeviceBuffer<float> rho_d_, u_d_;
   cuda::SlotPool pool_;
   cuda::DeviceBuffer<unsigned long long> watch_;
+  cuda::DeviceBuffer<double> avg_mean_, avg_m2_;  // the mean fields' statistics (field_averages::View layout)
+  std::int64_t avg_samples_ = 0;
 };
 
 }  // namespace

@@ -95,6 +95,8 @@ struct Case {
   std::vector<std::string> fields = {"velocity", "pressure", "vorticity", "mask"};
   std::vector<std::string> formats = {"hdf5", "vtk"};
   std::string output_precision = "fp32";  // output.precision: fp32 | fp16 (HDF5 float datasets; VTK stays fp32)
+  bool averages = false;               // output.averages.enabled: the mean fields over the averaging window
+  std::int64_t averages_every = 0;     // output.averages.every (steps between samples); left out: forces.every
   std::int64_t forces_every = 10;      // forces.every (steps)
   double forces_reference_area = 0;    // forces.reference_area (reference lengths²), 3D bodies; 0: the body's
   bool has_moment_point = false;       // forces.moment_point given

@@ -227,6 +227,13 @@ void read_output(const SectionReader& out, const SectionReader& forces, const Se
   assign(out.choice("precision"), c.output_precision);
   assign(forces.integer("every", {1, kInf}, "Forces are sampled every N >= 1 steps; 10 is cheap and smooth."),
          c.forces_every);
+  const SectionReader averages = out.sub("averages");
+  assign(averages.boolean("enabled"), c.averages);
+  c.averages_every = c.forces_every;
+  assign(averages.integer("every", {1, kInf},
+                          "The mean fields are sampled every N >= 1 steps (left out: forces.every); a sample costs "
+                          "about as much as a step or two, so small intervals slow the run."),
+         c.averages_every);
   // Overrides of a 3D body's own force reference (a wing's planform area, its root quarter chord).
   const auto only_3d_bodies = [&](std::string_view key) {
     if (!forces.has(key) || is_3d_body(c.geometry)) return true;

@@ -32,6 +32,14 @@ void check_average_window(const SectionReader& t, const Case& c) {
             format_number(c.average_last), "Shorten the averaging window or lengthen the run.");
 }
 
+// The mean fields are written in the formats of output.formats: with none there would be nothing to write.
+void check_averages_formats(const SectionReader& out, const Case& c) {
+  if (!c.averages || !c.formats.empty()) return;
+  out.sub("averages").problem("enabled", "output.formats with hdf5 or vtk, where the mean fields are written",
+                              "true with output.formats: []",
+                              "Add a format (output.formats: [hdf5, vtk]), or set output.averages.enabled: false.");
+}
+
 // The body (as a box around its outline at the angle of attack) must sit wholly inside the domain, or the
 // voxeliser would cut it at the boundary.
 // 3D bodies (wing, stl): the box of the placed mesh; a half wing may start at the symmetry plane z = 0.
@@ -174,6 +182,7 @@ void check_stability(const SectionReader& physics, const Case& c, const LatticeU
 void check_consistency(const SectionReader& root, const Case& c) {
   check_periodic_pair(root.sub("boundaries"), c);
   check_average_window(root.sub("time"), c);
+  check_averages_formats(root.sub("output"), c);
   check_half_model(root.sub("boundaries"), c);
   const SectionReader domain = root.sub("domain");
   check_body_inside(root, c);

@@ -98,6 +98,9 @@ std::string describe(const Case& c, const LatticeUnits& u) {
   else
     s << " (" << format_significant(c.convective_times, 6) << " convective times)";
   s << ", averaging the last " << grouped(u.average_steps) << " steps\n";
+  if (c.averages)
+    s << "mean fields sampled every " << grouped(c.averages_every)
+      << " steps over the averaging window (output.averages), written to RUN/mean/\n";
   return s.str();
 }
 

@@ -74,7 +74,7 @@ FrameResult compare_frame(const RunFolder& a, const FrameEntry& fa, const RunFol
     maps->fields.clear();
     maps->diffs.clear();
   }
-  for (const char* name : {"velocity", "pressure", "density", "vorticity"}) {
+  for (const std::string& name : compared_field_names()) {
     if (!has(fa, name) || !has(fb, name)) continue;
     const int comps = field_components(a, fa, name);
     if (field_components(b, fb, name) != comps) continue;
@@ -139,6 +139,30 @@ HistoryDiff compare_history(const ForcesTable& a, const ForcesTable& b) {
 
 bool exceeds(double value, double tol) { return !(value <= tol); }  // NaN exceeds every tolerance
 
+bool is_rms(const std::string& field) { return field.ends_with("_rms"); }
+
+std::string mean_window(const RunFolder& r) {
+  return std::to_string(r.mean_samples) + " samples, t = " + sci(r.mean_first_time) + " to " +
+         sci(r.mean_last_time);
+}
+
+// The mean frames of two runs (RUN/mean/), when both have one.
+void compare_means(const RunFolder& a, const RunFolder& b, Comparison& c) {
+  if (!a.mean || !b.mean) {
+    c.mean_note = std::string("mean fields not compared: ") +
+                  (a.mean ? "B has" : b.mean ? "A has" : "A and B have") +
+                  " no mean/fields.h5 (output.averages.enabled false, or no hdf5 format)";
+    return;
+  }
+  const GridMatch gm = match_grids(*a.mean, *b.mean);
+  c.mean = compare_frame(*a.mean, a.mean->frames.front(), *b.mean, b.mean->frames.front(), gm, nullptr);
+  c.mean_compared = true;
+  c.mean_note = "mean fields of A (" + mean_window(a) + ") and B (" + mean_window(b) + "). " + gm.note;
+  const double tol = std::max(0.5 * std::max(a.dt, b.dt), 1e-9);
+  if (std::abs(a.mean_first_time - b.mean_first_time) > tol || std::abs(a.mean_last_time - b.mean_last_time) > tol)
+    c.warnings.push_back("the mean fields average different windows: A " + mean_window(a) + ", B " + mean_window(b));
+}
+
 }  // namespace
 
 Comparison compare_runs(const RunFolder& a, const RunFolder& b, const CompareOptions& options) {
@@ -173,6 +197,8 @@ Comparison compare_runs(const RunFolder& a, const RunFolder& b, const CompareOpt
                     (a.has_fields || b.has_fields ? " has" : " and B have") + " no fields.h5 (output.every 0 or no hdf5 format)";
   }
 
+  compare_means(a, b, c);
+
   const auto coef = [&](const char* name, const std::optional<double>& x, const std::optional<double>& y) {
     CoefficientDiff d{name, x, y, std::nullopt};
     if (x && y) d.diff = *y - *x;
@@ -200,6 +226,12 @@ Comparison compare_runs(const RunFolder& a, const RunFolder& b, const CompareOpt
       consider(r.error.rel_l2, what);
       if (exceeds(r.error.rel_l2, options.field_tol)) fails.push_back(what + ": " + sci(r.error.rel_l2));
     }
+  for (const auto& r : c.mean.fields) {
+    if (is_rms(r.field)) continue;
+    const std::string what = "mean " + r.field + " relative L2";
+    consider(r.error.rel_l2, what);
+    if (exceeds(r.error.rel_l2, options.field_tol)) fails.push_back(what + ": " + sci(r.error.rel_l2));
+  }
   for (const auto& d : c.coefficients) {
     if (d.name == "strouhal") {
       if (d.a.has_value() != d.b.has_value()) fails.push_back("Strouhal: one run oscillates, the other is steady");
@@ -218,6 +250,7 @@ Comparison compare_runs(const RunFolder& a, const RunFolder& b, const CompareOpt
   if (c.agree) {
     c.verdict = "AGREE: " + std::string(c.fields_compared ? "every field at " + std::to_string(c.frames.size()) +
                                                                 " common frames and " : "") +
+                (c.mean_compared ? "the mean fields and " : "") +
                 "the force coefficients are within the " + tol + " (largest error " + sci(c.largest_error) +
                 (c.largest_what.empty() ? "" : ", " + c.largest_what) + ")";
   } else {

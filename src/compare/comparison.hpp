@@ -68,6 +68,12 @@ struct Comparison {
   std::vector<CoefficientDiff> coefficients;
   HistoryDiff history;
   ErrorMaps maps;
+  // The mean fields (RUN/mean/, output.averages) when both runs wrote them: their one frame's field errors. The
+  // mean velocity and pressure count in the verdict like a frame's fields; the RMS fields are reported only (a
+  // steady flow's RMS is round-off, whose relative error says nothing).
+  bool mean_compared = false;
+  std::string mean_note;
+  FrameResult mean;
   double largest_error = 0;  // the figure --fail-above is checked against
   std::string largest_what;
   bool agree = true;

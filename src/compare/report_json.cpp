@@ -8,6 +8,30 @@ namespace {
 
 Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
 
+Json field_results(const std::vector<FieldResult>& results) {
+  Json fields = Json::object();
+  for (const auto& r : results) {
+    Json e = Json::object();
+    e.set("rel_l2", r.error.rel_l2);
+    e.set("max_abs", r.error.max_abs);
+    e.set("max_at", r.error.max_at >= 0 ? Json(Json::Array{Json(r.max_at[0]), Json(r.max_at[1]), Json(r.max_at[2])})
+                                        : Json(nullptr));
+    e.set("reference_max", r.error.ref_max);
+    e.set("points", r.error.points);
+    fields.set(r.field, e);
+  }
+  return fields;
+}
+
+Json mean_json(const RunFolder& r) {
+  if (!r.mean) return Json(nullptr);
+  Json m = Json::object();
+  m.set("samples", r.mean_samples);
+  m.set("first_sample_time", r.mean_first_time);
+  m.set("last_sample_time", r.mean_last_time);
+  return m;
+}
+
 Json run_json(const RunFolder& r) {
   Json j = Json::object();
   j.set("folder", r.dir.string());
@@ -65,22 +89,21 @@ Json report_json(const Comparison& c, const ReportImages& images) {
     fj.set("time_B", f.time_b);
     fj.set("step_A", f.step_a);
     fj.set("step_B", f.step_b);
-    Json fields = Json::object();
-    for (const auto& r : f.fields) {
-      Json e = Json::object();
-      e.set("rel_l2", r.error.rel_l2);
-      e.set("max_abs", r.error.max_abs);
-      e.set("max_at", r.error.max_at >= 0 ? Json(Json::Array{Json(r.max_at[0]), Json(r.max_at[1]), Json(r.max_at[2])})
-                                          : Json(nullptr));
-      e.set("reference_max", r.error.ref_max);
-      e.set("points", r.error.points);
-      fields.set(r.field, e);
-    }
-    fj.set("fields", fields);
+    fj.set("fields", field_results(f.fields));
     fj.set("mask_cells_differing", f.mask_cells_differing >= 0 ? Json(f.mask_cells_differing) : Json(nullptr));
     frames.push_back(fj);
   }
   j.set("frames", frames);
+
+  Json mf = Json::object();
+  mf.set("compared", c.mean_compared);
+  mf.set("note", c.mean_note);
+  mf.set("A", mean_json(*c.a));
+  mf.set("B", mean_json(*c.b));
+  mf.set("fields", c.mean_compared ? field_results(c.mean.fields) : Json(nullptr));
+  mf.set("mask_cells_differing",
+         c.mean_compared && c.mean.mask_cells_differing >= 0 ? Json(c.mean.mask_cells_differing) : Json(nullptr));
+  j.set("mean_fields", mf);
 
   Json co = Json::object();
   for (const auto& d : c.coefficients) {

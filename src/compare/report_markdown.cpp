@@ -69,6 +69,26 @@ std::string report_markdown(const Comparison& c, const ReportImages& images) {
     m += "\n";
   }
 
+  m += "## Mean fields\n\n" + c.mean_note + "\n\n";
+  if (c.mean_compared) {
+    m += "Time averages (`velocity`, `pressure`: in the verdict) and RMS fluctuations (`velocity_rms`, "
+         "`pressure_rms`: reported only) over the averaging window, errors as above.\n\n";
+    m += "| field | rel. L2 | max abs | max at (x, y) | max abs of A | points |\n";
+    m += "| --- | --- | --- | --- | --- | --- |\n";
+    for (const auto& r : c.mean.fields) {
+      std::string where = "—";
+      if (r.error.max_at >= 0) {
+        where = fmt("(%.3f, ", r.max_at[0]);
+        where += fmt("%.3f)", r.max_at[1]);
+      }
+      m += "| " + r.field + " | " + sci(r.error.rel_l2) + " | " + sci(r.error.max_abs) + " | " + where + " | ";
+      m += sci(r.error.ref_max) + " | " + std::to_string(r.error.points) + " |\n";
+    }
+    if (c.mean.mask_cells_differing > 0)
+      m += "| mask | " + std::to_string(c.mean.mask_cells_differing) + " cells differ | | | | |\n";
+    m += "\n";
+  }
+
   m += "## Forces\n\n";
   m += "| coefficient | A | B | B − A |\n| --- | --- | --- | --- |\n";
   for (const auto& d : c.coefficients)

@@ -62,8 +62,15 @@ std::optional<double> maybe_number(const YAML::Node& root, const std::string& se
   }
 }
 
-// Whether the run was asked to write HDF5 fields: output.every > 0 and hdf5 among output.formats.
-bool wrote_hdf5(const fs::path& case_file) {
+// What case.yaml asks of the output: frames every output.every steps, and whether hdf5 is among output.formats
+// (the frames' format, and the mean frame's).
+struct OutputAsked {
+  std::int64_t every = 500;
+  bool hdf5 = true;
+  bool hdf5_frames() const { return every > 0 && hdf5; }
+};
+
+OutputAsked output_asked(const fs::path& case_file) {
   std::error_code ec;
   if (!fs::is_regular_file(case_file, ec))
     bad(case_file, "missing", std::string("aerolbm run writes the case as run into every run folder. ") + kRerun);
@@ -74,18 +81,18 @@ bool wrote_hdf5(const fs::path& case_file) {
     bad(case_file, "not valid YAML (line " + std::to_string(e.mark.line + 1) + ": " + e.msg + ")", kRerun);
   }
   const YAML::Node out = c["output"];
-  std::int64_t every = 500;
-  bool hdf5 = true;
+  OutputAsked o;
   if (out && out.IsMap()) {
-    if (out["every"]) every = out["every"].as<std::int64_t>(500);
+    if (out["every"]) o.every = out["every"].as<std::int64_t>(500);
     if (out["formats"] && out["formats"].IsSequence()) {
-      hdf5 = false;
-      for (const auto& f : out["formats"]) hdf5 = hdf5 || f.as<std::string>("") == "hdf5";
+      o.hdf5 = false;
+      for (const auto& f : out["formats"]) o.hdf5 = o.hdf5 || f.as<std::string>("") == "hdf5";
     }
   }
-  return every > 0 && hdf5;
+  return o;
 }
 
+// The grid and the frames of r.fields_file().
 void load_fields(RunFolder& r) {
   const fs::path file = r.fields_file();
   H5Reader h5(file);
@@ -113,7 +120,9 @@ void load_fields(RunFolder& r) {
     if (!step || !time || time->empty()) bad(file, "frame " + g + " lacks its step/time attributes", kRerun);
     f.step = *step;
     f.time = (*time)[0];
-    for (const char* name : {"velocity", "pressure", "density", "vorticity", "mask"}) {
+    std::vector<std::string> names = compared_field_names();
+    names.push_back("mask");
+    for (const std::string& name : names) {
       const auto shape = h5.dataset_shape("/" + g + "/" + name);
       if (!shape) continue;
       const bool ok = (shape->size() == 3 || shape->size() == 4) && (*shape)[0] == r.grid.nz &&
@@ -125,6 +134,10 @@ void load_fields(RunFolder& r) {
     r.frames.push_back(std::move(f));
   }
   std::sort(r.frames.begin(), r.frames.end(), [](const FrameEntry& a, const FrameEntry& b) { return a.step < b.step; });
+  // A mean frame (output.averages) says how many samples it averages and over which times.
+  if (const auto n = h5.attr_doubles("/", "samples"); n && !n->empty()) r.mean_samples = std::int64_t((*n)[0]);
+  if (const auto t = h5.attr_doubles("/", "first_sample_time"); t && !t->empty()) r.mean_first_time = (*t)[0];
+  if (const auto t = h5.attr_doubles("/", "last_sample_time"); t && !t->empty()) r.mean_last_time = (*t)[0];
   if (std::int64_t(r.frames.size()) < r.frames_announced)
     bad(file, "holds " + std::to_string(r.frames.size()) + " frames but summary.json announces " +
                   std::to_string(r.frames_announced) + " (truncated)",
@@ -163,7 +176,8 @@ RunFolder load_run_folder(const fs::path& dir) {
   r.strouhal = maybe_number(s, "coefficients", "strouhal");
 
   r.forces = read_forces_csv(dir / "forces.csv");
-  const bool hdf5 = wrote_hdf5(dir / "case.yaml");
+  const OutputAsked asked = output_asked(dir / "case.yaml");
+  const bool hdf5 = asked.hdf5_frames();
   if (fs::exists(r.fields_file(), ec)) {
     load_fields(r);
     r.has_fields = true;
@@ -172,7 +186,33 @@ RunFolder load_run_folder(const fs::path& dir) {
                              std::to_string(r.frames_announced) + " frames",
         kRerun);
   }
+  // RUN/mean/ (output.averages): one frame. summary.json says whether it was written; a run that says so but whose
+  // mean/fields.h5 is missing is truncated. (Runs with VTK output alone have no mean/fields.h5 to compare.)
+  const YAML::Node m = s["mean_fields"];
+  const bool mean_written = m && m.IsMap() && m["written"] && m["written"].as<std::string>("") == "true";
+  const fs::path mean_dir = dir / "mean";
+  if (fs::exists(mean_dir / "fields.h5", ec)) {
+    auto mean = std::make_shared<RunFolder>();
+    mean->dir = mean_dir;
+    load_fields(*mean);
+    mean->has_fields = true;
+    if (mean->frames.size() != 1)
+      bad(mean->fields_file(), "holds " + std::to_string(mean->frames.size()) + " frames, the mean frame is one",
+          kRerun);
+    r.mean_samples = mean->mean_samples;
+    r.mean_first_time = mean->mean_first_time;
+    r.mean_last_time = mean->mean_last_time;
+    r.mean = std::move(mean);
+  } else if (mean_written && asked.hdf5) {
+    bad(mean_dir / "fields.h5", "missing, but summary.json says the mean fields were written", kRerun);
+  }
   return r;
+}
+
+const std::vector<std::string>& compared_field_names() {
+  static const std::vector<std::string> names = {"velocity",  "pressure",     "density",
+                                                 "vorticity", "velocity_rms", "pressure_rms"};
+  return names;
 }
 
 std::vector<float> read_field(const RunFolder& run, const FrameEntry& frame, const std::string& field) {

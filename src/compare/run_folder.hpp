@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,12 @@ struct RunFolder {
   double dt = 0;  // convective times per step (root attribute dt_convective_times)
   std::vector<FrameEntry> frames;
   std::filesystem::path fields_file() const { return dir / "fields.h5"; }
+  // The mean fields (output.averages), when the run wrote them: RUN/mean/ read as a run folder of one frame
+  // (dir = RUN/mean, its fields.h5, grid and frame; summary and forces left empty), with the samples and the times
+  // of the first and last sample from its attributes. Null otherwise.
+  std::shared_ptr<const RunFolder> mean;
+  std::int64_t mean_samples = 0;
+  double mean_first_time = 0, mean_last_time = 0;
 };
 
 // Throws CompareInputError (file, what is wrong, what to do) for a missing or truncated folder, unparsable
@@ -55,6 +62,9 @@ RunFolder load_run_folder(const std::filesystem::path& dir);
 
 // Values of one field of one frame, in file order (z, y, x[, component]).
 std::vector<float> read_field(const RunFolder& run, const FrameEntry& frame, const std::string& field);
+
+// The fields compare reads from a frame, in this order: those of every frame and the mean frame's RMS fields.
+const std::vector<std::string>& compared_field_names();
 
 // Components per point of a field as written (velocity 3, vorticity 1 in 2D and 3 in 3D, others 1).
 int field_components(const RunFolder& run, const FrameEntry& frame, const std::string& field);

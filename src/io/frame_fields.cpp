@@ -62,6 +62,22 @@ std::vector<FieldView> present_fields(const FieldPointers& p, const GridInfo& g,
   return field_list(p, 3 * n, n, n, std::size_t(p.vorticity_components) * n, n, n, g, time);
 }
 
+std::vector<FieldView> mean_fields(const MeanFieldPointers& p, const GridInfo& g, double time) {
+  if (!std::isfinite(time)) throw std::invalid_argument("output frame time is not finite");
+  const std::int64_t cells = g.cells();
+  const auto n = static_cast<std::size_t>(cells);
+  std::vector<FieldView> out;
+  add(out, "velocity", "U_inf (time average)", 3, FieldType::Float32, p.velocity, 3 * n, cells);
+  add(out, "velocity_rms", "U_inf (RMS of the fluctuation about the average)", 3, FieldType::Float32,
+      p.velocity_rms, 3 * n, cells);
+  add(out, "pressure", "Cp = (p - p_inf)/(0.5 rho U^2) (time average)", 1, FieldType::Float32, p.pressure, n,
+      cells);
+  add(out, "pressure_rms", "Cp (RMS of the fluctuation about the average)", 1, FieldType::Float32, p.pressure_rms,
+      n, cells);
+  add(out, "mask", "1 = solid", 1, FieldType::UInt8, p.mask, n, cells);
+  return out;
+}
+
 std::string frame_number(std::int64_t counter) {
   if (counter < 0) throw std::invalid_argument("negative frame counter");
   std::string digits = std::to_string(counter);

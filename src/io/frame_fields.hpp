@@ -45,6 +45,20 @@ struct FieldPointers {
 // The same list as present_fields(Frame) gives, for borrowed arrays; `time` must be finite.
 std::vector<FieldView> present_fields(const FieldPointers& p, const GridInfo& grid, double time);
 
+// The fields of the mean frame (output.averages, RUN/mean/): the time averages under the names every frame uses,
+// "velocity" (ū/U) and "pressure" (C̄p), so that ParaView's filters and `aerolbm compare` take them as they take a
+// frame's, beside "velocity_rms" (u′/U per component) and "pressure_rms" (Cp′), the RMS fluctuations about the
+// averages, and the mask. Each array grid.cells() × components values (null: not written).
+struct MeanFieldPointers {
+  const float* velocity = nullptr;      // 3 per cell
+  const float* velocity_rms = nullptr;  // 3 per cell
+  const float* pressure = nullptr;
+  const float* pressure_rms = nullptr;
+  const std::uint8_t* mask = nullptr;
+};
+
+std::vector<FieldView> mean_fields(const MeanFieldPointers& p, const GridInfo& grid, double time);
+
 // Zero-padded frame counter, at least 6 digits: 123 -> "000123". Throws std::invalid_argument if negative.
 std::string frame_number(std::int64_t counter);
 

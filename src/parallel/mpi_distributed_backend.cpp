@@ -216,6 +216,38 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
     return out;
   }
 
+  // Mean fields: each rank samples its own block (no communication per sample); reading gathers every rank's owned
+  // cells to rank 0 like the fields (the ghost layers' statistics are left out).
+  void sample_averages() override { local_->sample_averages(); }
+
+  void read_averages(FieldAverages& out) override {
+    constexpr int Qa = FieldAverages::kQuantities;
+    FieldAverages l;
+    local_->read_averages(l);
+    out = FieldAverages{};
+    out.samples = l.samples;
+    if (l.samples == 0) return;  // alike on every rank: they all sample at the same steps
+    const std::size_t L = l.mean.size() / std::size_t(Qa);
+    std::vector<double> mine(2 * Qa * owned_.size());
+    for (std::size_t c = 0; c < owned_.size(); ++c)
+      for (int q = 0; q < Qa; ++q) {
+        mine[2 * Qa * c + std::size_t(q)] = l.mean[std::size_t(q) * L + std::size_t(owned_[c])];
+        mine[2 * Qa * c + std::size_t(Qa + q)] = l.m2[std::size_t(q) * L + std::size_t(owned_[c])];
+      }
+    std::vector<double> all;
+    gather(mine, all, 2 * Qa, MPI_DOUBLE);
+    if (rank_ != 0) return;
+    const std::int64_t N = n_[0] * n_[1] * n_[2];
+    out.mean.resize(std::size_t(Qa * N));
+    out.m2.resize(std::size_t(Qa * N));
+    place(all, 2 * Qa, [&](std::int64_t g, const double* v) {
+      for (int q = 0; q < Qa; ++q) {
+        out.mean[std::size_t(q * N + g)] = v[q];
+        out.m2[std::size_t(q * N + g)] = v[Qa + q];
+      }
+    });
+  }
+
   std::unique_ptr<FieldsTransfer> start_fields_transfer() override {
     auto t = std::make_unique<GatheredFields>();
     macroscopic(t->rho_, t->u_);

@@ -36,10 +36,6 @@ AveragedRun run_averaged(const Case& c, const LatticeUnits& u, const Body* body,
   const double coef = 1.0 / (0.5 * u_ref * u_ref * area);
 
   const std::int64_t cells = r.domain.cells();
-  r.rho.assign(cells, 0.0);
-  r.ux.assign(cells, 0.0);
-  r.uy.assign(cells, 0.0);
-  std::vector<float> rho, vel;
   ForceHistory history;
   const auto t0 = std::chrono::steady_clock::now();
   std::int64_t step = 0;
@@ -60,23 +56,21 @@ AveragedRun run_averaged(const Case& c, const LatticeUnits& u, const Body* body,
     history.add({step, double(step) * u.dt, cd, cl, F[2] * coef});
     if (step % W == 0 || step == total) check(step);
     if (step == total || (window > 0 && step >= start && step % A == 0)) {
-      b->macroscopic(rho, vel);
-      for (std::int64_t n = 0; n < cells; ++n) {
-        r.rho[n] += rho[n];
-        r.ux[n] += vel[3 * n];
-        r.uy[n] += vel[3 * n + 1];
-      }
+      b->sample_averages();  // the mean fields' statistics, kept by the backend (on the GPU in device memory)
       ++r.samples;
     }
   }
+  FieldAverages a;
+  b->read_averages(a);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.steps = step;
-  const double inv = r.samples > 0 ? 1.0 / r.samples : 0.0;
-  for (std::int64_t n = 0; n < cells; ++n) {
-    r.rho[n] *= inv;
-    r.ux[n] *= inv;
-    r.uy[n] *= inv;
-  }
+  const auto mean = [&](int q) {
+    const auto first = a.mean.begin() + std::ptrdiff_t(q) * cells;
+    return std::vector<double>(first, first + cells);
+  };
+  r.rho = mean(0);
+  r.ux = mean(1);
+  r.uy = mean(2);
   const double t_end = double(step) * u.dt;
   const auto w = history.window(t_end - double(window) * u.dt - 1e-12);
   r.cd_mean = ForceHistory::mean_cd(w);

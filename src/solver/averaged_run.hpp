@@ -1,9 +1,10 @@
 #pragma once
 // A run without a run folder, for parameter sweeps: steps a backend to the end of the case, samples the force
 // every K steps and accumulates the time average of density and velocity over the case's averaging window
-// (time.average_last) by reading the macroscopic fields every A steps. Nothing is written to disk; the divergence
-// watchdog still runs. Several of these can run at once in separate threads (each owns its backend; the CUDA
-// backend runs each on its own non-blocking stream).
+// (time.average_last) by sampling them every A steps on the backend (Backend::sample_averages, the mean fields of
+// output.averages: on the GPU kept in device memory, nothing copied per sample). Nothing is written to disk; the
+// divergence watchdog still runs. Several of these can run at once in separate threads (each owns its backend; the
+// CUDA backend runs each on its own non-blocking stream).
 #include <string>
 #include <vector>
 

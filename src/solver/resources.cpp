@@ -49,9 +49,15 @@ ResourceNeeds estimate_resources(const Case& c, const LatticeUnits& u, bool cuda
   const double frames_in_flight_bytes = output ? frames_in_flight(per_frame) * per_frame + mask * cells : 0;
   // A checkpoint reads the whole state as doubles; the pipeline may still be writing the previous one.
   const double checkpoint_staging = 2 * q * cells * 8;
-  n.host_bytes = domain + frames_in_flight_bytes + checkpoint_staging + (cuda ? 0 : lattice);
+  // The mean fields (output.averages): mean and sum of squared deviations of 4 quantities per cell in double where
+  // the state lives, and on the host at the end their copy and the mean frame (8 floats and the mask per cell).
+  const double averages = c.averages ? 64 * cells : 0;
+  const double mean_frame = c.averages ? 64 * cells + 33 * cells : 0;
+  n.host_bytes = domain + std::max(frames_in_flight_bytes, mean_frame) + checkpoint_staging + (cuda ? 0 : lattice) +
+                 (cuda ? 0 : averages);
   // Device: the lattices, the domain tables, the frame kernel's input (density, velocity) and two output blocks.
-  n.device_bytes = cuda ? lattice + domain + (output ? 16 * cells + 2 * 4 * std::max(1.0, floats) * cells : 0) : 0;
+  n.device_bytes =
+      cuda ? lattice + domain + averages + (output ? 16 * cells + 2 * 4 * std::max(1.0, floats) * cells : 0) : 0;
 
   const std::int64_t total = u.total_steps;
   if (output) {
@@ -65,7 +71,9 @@ ResourceNeeds estimate_resources(const Case& c, const LatticeUnits& u, bool cuda
   // The new checkpoint is written beside the old one before it replaces it; populations as float or double.
   n.checkpoint_bytes = 2 * q * cells * (c.precision == Precision::FP64 ? 8 : 4);
   n.forces_bytes = double(total - first_step) / double(std::max<std::int64_t>(1, c.forces_every)) * 120;
-  n.disk_bytes = double(n.frames) * n.frame_bytes + n.checkpoint_bytes + n.forces_bytes;
+  // The mean frame: 8 floats and the mask per cell in each format.
+  const double mean_frame_bytes = c.averages ? double(c.formats.size()) * (cells * 33 + 16384) : 0;
+  n.disk_bytes = double(n.frames) * n.frame_bytes + n.checkpoint_bytes + n.forces_bytes + mean_frame_bytes;
   return n;
 }
 

@@ -179,14 +179,28 @@ std::vector<Simulation::Sample> Simulation::advance_chunk(std::int64_t next, std
                                                           bool& checked, std::vector<double>& per_cell) {
   const std::int64_t total = units_.total_steps;
   const std::int64_t K = std::max<std::int64_t>(1, case_.forces_every);
+  const std::int64_t E = std::max<std::int64_t>(1, mean_.every);
   std::vector<std::int64_t> sample_steps;
   while (step_ < next) {
-    const std::int64_t to = std::min(next, next_multiple(step_, K));
+    std::int64_t to = std::min(next, next_multiple(step_, K));
+    // Inside the averaging window the mean fields' samples end a piece too (with the default interval,
+    // forces.every, the same pieces).
+    if (mean_start_ >= 0 && next_multiple(step_, E) >= mean_start_) to = std::min(to, next_multiple(step_, E));
     backend_->queue_steps(to - step_);
     step_ = to;
     if (step_ % K == 0 || step_ == total) {
       backend_->queue_force_sample(loads_.has_value());
       sample_steps.push_back(step_);
+    }
+    if (mean_start_ >= 0 && step_ >= mean_start_ && (step_ % E == 0 || step_ == total)) {
+      backend_->sample_averages();  // on the GPU a kernel behind the steps: no wait
+      if (mean_.samples == 0) {
+        mean_.first_step = step_;
+        mean_.first_time = double(step_) * units_.dt;
+      }
+      ++mean_.samples;
+      mean_.last_step = step_;
+      mean_.last_time = double(step_) * units_.dt;
     }
   }
   std::vector<ForceSample> samples = backend_->take_force_samples();
@@ -299,6 +313,35 @@ void Simulation::watchdog(std::int64_t step, std::int64_t last_checkpoint) {
                  what + ". " + cause + fix + ckpt);
 }
 
+// The end of a run with output.averages: the statistics come to the host (gathered to rank 0 under MPI, a
+// collective call), rank 0 writes them as the frame of RUN/mean/. A run stopped early (SIGINT/SIGTERM) has not
+// covered its window: nothing is written, and the statistics, which the checkpoint does not keep, are lost.
+void Simulation::write_mean_fields(const GridInfo& grid, const Attributes& attrs, bool root) {
+  if (mean_start_ < 0) return;
+  if (step_ < units_.total_steps || mean_.samples == 0) {
+    if (root)
+      spdlog::warn("mean fields not written: the run stopped at step {} before the end of its averaging window "
+                   "(step {} to {}); a run continued with --restart averages from its checkpoint on",
+                   step_, mean_start_, units_.total_steps);
+    return;
+  }
+  FieldAverages a;
+  backend_->read_averages(a);
+  if (a.samples != mean_.samples)
+    throw std::logic_error("the backend holds " + std::to_string(a.samples) + " mean-field samples, the run took " +
+                           std::to_string(mean_.samples));
+  if (root) {
+    const MeanFrame frame = build_mean_frame(domain_, a, u_ref_);
+    const FieldPrecision precision =
+        case_.output_precision == "fp16" ? FieldPrecision::FP16 : FieldPrecision::FP32;
+    write_mean_frame(opt_.output_dir, grid, mean_attributes(attrs, mean_), frame, mean_, case_.formats, precision);
+    spdlog::info("mean fields: {} samples every {} steps, steps {}-{} (convective times {:.4g}-{:.4g}), written to {}",
+                 mean_.samples, mean_.every, mean_.first_step, mean_.last_step, mean_.first_time, mean_.last_time,
+                 (opt_.output_dir / "mean").string());
+  }
+  mean_written_ = true;
+}
+
 RunResult Simulation::run() {
   const bool resuming = resume_.has_value();
   const std::int64_t first_step = resuming ? resume_->step : 0;
@@ -405,6 +448,23 @@ RunResult Simulation::run() {
   double collective_seconds = 0;
 
   const std::int64_t total = units_.total_steps;
+  if (case_.averages) {
+    // The window of the mean fields is the force coefficients' (time.average_last): its last average_steps steps.
+    mean_start_ = total - std::clamp<std::int64_t>(units_.average_steps, 0, total);
+    mean_ = MeanWindow{};
+    mean_.every = std::max<std::int64_t>(1, case_.averages_every);
+    mean_.window_start_time = double(mean_start_) * units_.dt;
+    // The first step an uninterrupted run samples: a checkpoint at or after it has lost the samples before it.
+    const std::int64_t first_sample = (mean_start_ + mean_.every - 1) / mean_.every * mean_.every;
+    if (resuming && first_step >= first_sample) {
+      // The statistics are not in the checkpoint: the averages start again here (documented in case_file.md).
+      mean_.restarted_from_step = first_step;
+      if (root)
+        spdlog::warn("continuing from step {}, inside the averaging window (from step {}): the mean fields average "
+                     "steps {}-{} only (checkpoints do not keep their statistics)",
+                     first_step, mean_start_, first_step, total);
+    }
+  }
   const std::int64_t N = case_.output_every;
   const std::int64_t C = checkpoint_interval(case_, total);
   const std::int64_t W = std::max<std::int64_t>(1, case_.watchdog_every);
@@ -515,6 +575,7 @@ RunResult Simulation::run() {
     }
   }
   frames.finish();
+  write_mean_fields(grid, attrs, root);
   r.frames = int(frame_times.size());
   r.output_seconds = frames.busy_seconds() + collective_seconds;
   r.frame_bytes = frames.bytes_written();
@@ -577,6 +638,22 @@ RunResult Simulation::run() {
   out.set("fields_computed_on", device_frames ? "device" : "host");
   out.set("precision", case_.output_precision);
   s.set("output", out);
+  if (mean_start_ >= 0) {
+    Json m = Json::object();
+    m.set("written", mean_written_);
+    m.set("folder", "mean");
+    m.set("samples", mean_.samples);
+    m.set("sample_every_steps", mean_.every);
+    m.set("window_start_time", mean_.window_start_time);
+    m.set("first_sample_step", mean_.samples ? Json(mean_.first_step) : Json(nullptr));
+    m.set("last_sample_step", mean_.samples ? Json(mean_.last_step) : Json(nullptr));
+    m.set("first_sample_time", mean_.samples ? Json(mean_.first_time) : Json(nullptr));
+    m.set("last_sample_time", mean_.samples ? Json(mean_.last_time) : Json(nullptr));
+    m.set("restarted_from_step", mean_.restarted_from_step >= 0 ? Json(mean_.restarted_from_step) : Json(nullptr));
+    s.set("mean_fields", m);
+  } else {
+    s.set("mean_fields", Json(nullptr));
+  }
   Json co = Json::object();
   co.set("averaging_window_convective_times", double(units_.average_steps) * units_.dt);
   co.set("cd_mean", r.cd_mean);

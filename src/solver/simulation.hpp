@@ -15,6 +15,7 @@
 #include "src/io/checkpoint.hpp"
 #include "src/solver/body_loads.hpp"
 #include "src/solver/force_history.hpp"
+#include "src/solver/mean_frame.hpp"
 #include "src/solver/rank_context.hpp"
 #include "src/solver/window_analysis.hpp"
 
@@ -93,6 +94,7 @@ class Simulation {
   };
   std::vector<Sample> advance_chunk(std::int64_t next, std::int64_t last_checkpoint, bool& checked,
                                     std::vector<double>& per_cell);
+  void write_mean_fields(const GridInfo& grid, const Attributes& attrs, bool root);
   void watchdog(std::int64_t step, std::int64_t last_checkpoint);
   Checkpoint checkpoint_identity() const;
   Case case_;
@@ -110,6 +112,11 @@ class Simulation {
   ForceHistory history_;
   std::int64_t step_ = 0;
   bool ran_ = false;
+  // The mean fields (output.averages), set up by run(): a sample at every multiple of mean_.every from
+  // mean_start_ on and at the run's end (−1: off; advance() takes none).
+  std::int64_t mean_start_ = -1;
+  MeanWindow mean_;
+  bool mean_written_ = false;
 };
 
 // Run failed while running (divergence, I/O error): exit status 1.

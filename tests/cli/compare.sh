@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# aerolbm compare on real runs: two CPU runs of one case with 1 and 2 threads agree; a copy with its velocity
-# scaled by 1.01 and its lift shifted is reported (relative L2 0.01, ΔCl) and fails --fail-above; runs of two
-# resolutions are compared on the coarser grid and the report says so; bad input exits 2 and writes nothing.
+# aerolbm compare on real runs: two CPU runs of one case with 1 and 2 threads agree, their mean fields
+# (output.averages) too; a copy with its velocity (and mean velocity) scaled by 1.01 and its lift shifted is
+# reported (relative L2 0.01, ΔCl) and fails --fail-above; runs of two resolutions are compared on the coarser grid
+# and the report says so (and that one has no mean fields); bad input exits 2 and writes nothing.
 set -eu
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 cd "$WORK"
@@ -10,8 +11,9 @@ SET=(--set physics.reynolds=200 --set flow.angle_of_attack_deg=6 --set domain.si
      --set domain.body_position_chords=[2.5,2])
 run() { "$BIN" run "$SRC/cases/naca0012_re1000_aoa5.yaml" --backend cpu "${SET[@]}" "$@" > "$WORK/log" 2>&1 ||
           { cat "$WORK/log"; fail "aerolbm run $*"; }; }
-run -o a --threads 2 --steps 300 --set output.every=100 --set geometry.chord_cells=32
-run -o b --threads 1 --steps 300 --set output.every=100 --set geometry.chord_cells=32
+MEAN=(--set output.averages.enabled=true)
+run -o a --threads 2 --steps 300 --set output.every=100 --set geometry.chord_cells=32 "${MEAN[@]}"
+run -o b --threads 1 --steps 300 --set output.every=100 --set geometry.chord_cells=32 "${MEAN[@]}"
 run -o coarse --threads 2 --steps 150 --set output.every=50 --set geometry.chord_cells=16
 
 # 1. Agreement: thread counts do not change the physics.
@@ -35,10 +37,18 @@ t = r["timing"]
 assert abs(t["speedup_B_over_A"] - t["wall_time_s_A"] / t["wall_time_s_B"]) < 1e-9
 for k in ("cd_mean", "cl_mean", "cd_final", "cl_final"):
     assert abs(r["coefficients"][k]["diff"]) < 1e-9, (k, r["coefficients"][k])
+m = r["mean_fields"]
+assert m["compared"] is True, m["note"]
+assert m["A"]["samples"] == 30 and m["B"]["samples"] == 30, m   # every forces.every = 10 steps of 300
+assert set(m["fields"]) == {"velocity", "pressure", "velocity_rms", "pressure_rms"}, m["fields"].keys()
+for name, e in m["fields"].items():
+    assert e["rel_l2"] < 1e-6 and e["points"] > 1000, (name, e)
+assert m["fields"]["velocity_rms"]["reference_max"] > 0  # the start of an unsteady run fluctuates
 print("agreement ok")
 PY
 grep -q "Speed-up" cmp/report.md && grep -q "| velocity |" cmp/report.md && grep -q "Verdict" cmp/report.md ||
   fail "report.md lacks speed-up, field table or verdict"
+grep -q "## Mean fields" cmp/report.md && grep -q "| velocity_rms |" cmp/report.md || fail "report.md lacks mean fields"
 
 # 2. A perturbed copy of b: velocity × 1.01 in every frame, Cl + 0.05 in forces.csv and summary.json.
 cp -r b p
@@ -48,6 +58,8 @@ with h5py.File("p/fields.h5", "r+") as f:
     for g in f:
         if g.startswith("frame_"):
             f[g]["velocity"][...] = f[g]["velocity"][...] * 1.01
+with h5py.File("p/mean/fields.h5", "r+") as f:
+    f["frame_000000"]["velocity"][...] = f["frame_000000"]["velocity"][...] * 1.01
 lines = open("p/forces.csv").read().splitlines()
 out, cols = [], None
 for l in lines:
@@ -74,6 +86,9 @@ for f in r["frames"]:
     e = f["fields"]["velocity"]["rel_l2"]
     assert abs(e - 0.01) < 1e-4, e              # exactly the 1 % put in
     assert f["fields"]["pressure"]["rel_l2"] < 1e-6
+e = r["mean_fields"]["fields"]["velocity"]["rel_l2"]
+assert abs(e - 0.01) < 1e-4, e
+assert "mean velocity relative L2" in r["verdict"]["text"], r["verdict"]["text"]
 dcl = r["coefficients"]["cl_mean"]["diff"]
 assert abs(dcl - 0.05) < 1e-9, dcl
 assert abs(r["force_history"]["max_abs_dcl"] - 0.05) < 1e-6, r["force_history"]
@@ -96,6 +111,7 @@ e = r["frames"][-1]["fields"]["velocity"]
 # Same flow at two resolutions: close, but not identical (discretisation error).
 assert 1e-4 < e["rel_l2"] < 0.2, e
 assert r["force_history"]["interpolated_in_time"] is False or r["force_history"]["samples"] > 0
+assert r["mean_fields"]["compared"] is False and "A has no mean" in r["mean_fields"]["note"], r["mean_fields"]
 print("resolution ok:", e["rel_l2"])
 PY
 

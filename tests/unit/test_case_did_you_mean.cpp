@@ -52,7 +52,8 @@ TEST(CaseDidYouMean, SchemaLookups) {
   EXPECT_EQ(canonical_override_path("flow.mach"), "physics.mach");
   EXPECT_EQ(canonical_override_path("flowers.x"), "flowers.x");
   EXPECT_EQ(sections_with_key("stencil"), std::vector<std::string>{"lattice"});
-  EXPECT_EQ(sections_with_key("every"), (std::vector<std::string>{"output", "forces", "checkpoint", "watchdog"}));
+  EXPECT_EQ(sections_with_key("every"),
+            (std::vector<std::string>{"output", "output.averages", "forces", "checkpoint", "watchdog"}));
 }
 
 }  // namespace
