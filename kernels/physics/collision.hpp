@@ -28,6 +28,25 @@ struct CollisionConstants {
   bool trt;
 };
 
+// TRT's magic parameter as a run uses it: the case's Λ, lowered where a velocity inlet would make it unstable. With
+// Λ fixed, τ− − ½ = Λ/(τ − ½) grows without bound as τ → ½ (Λ = 3/16 at the default case's τ = 0.5166: τ− = 11.8,
+// ω− = 0.085), and the antisymmetric modes are then barely damped. The bulk stays stable (von Neumann), but a
+// boundary that sets the populations streaming in against the flow (u·n < 0: the inlet) is not: a mode that flips
+// sign every step grows by ~3 % per step in the first colliding layer beside it, whatever sets those populations
+// (non-equilibrium extrapolation, plain equilibrium, the far-field face, velocity bounce-back all do), while BGK
+// damps it. A linear stability analysis of an inlet (scripts/trt_inlet_stability.py, D2Q9) puts the boundary at Λ u²
+// / (τ − ½)² ≈ 0.8–1.2 for τ = 0.51–0.525 and Mach 0.09–0.15 (u the inflow speed); runs agree (the default case with
+// TRT diverged near step 1000 at Λ = 3/16, near 2400 at 0.05, and runs to the end at 0.02). So Λ is capped at half
+// that boundary, Λ ≤ ½ (τ − ½)² / u_max², which still lies above BGK's (τ − ½)² (u_max ≤ 0.4); away from τ = ½ the
+// cap does not bind (Λ = 3/16 at Mach 0.15 from τ ≈ 0.553). No inflow (u_max = 0): the case's Λ.
+inline constexpr double kTrtInflowMargin = 0.5;
+
+inline double stable_trt_magic(double magic, double tau, double u_max) {
+  if (!(u_max > 0.0)) return magic;
+  const double cap = kTrtInflowMargin * (tau - 0.5) * (tau - 0.5) / (u_max * u_max);
+  return magic < cap ? magic : cap;
+}
+
 template <class R>
 inline CollisionConstants<R> make_collision_constants(bool trt, double tau, double magic, const double (&force)[3],
                                                       double smagorinsky = 0) {

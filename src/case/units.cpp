@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "kernels/physics/collision.hpp"
 #include "src/case/diagnostics.hpp"
 
 namespace aerolbm {
@@ -90,6 +91,15 @@ std::string describe(const Case& c, const LatticeUnits& u) {
   s << "relaxation  ν_lattice = " << format_significant(u.nu_lattice, 5) << ", τ = " << format_significant(u.tau, 6)
     << " (ω = 1/τ = " << format_significant(1.0 / u.tau, 6) << ", τ_min = " << format_significant(c.tau_min, 4)
     << ")\n";
+  if (c.collision == Collision::TRT) {
+    const double magic = c.inlet == FaceBC::Velocity ? stable_trt_magic(c.trt_magic, u.tau, u.u_max_lattice)
+                                                     : c.trt_magic;
+    s << "trt         Λ = " << format_significant(magic, 4);
+    if (magic < c.trt_magic)
+      s << " (lattice.trt_magic " << format_significant(c.trt_magic, 4)
+        << " lowered to ½(τ − ½)²/u_max², which keeps the inlet stable: docs/numerics.md)";
+    s << "\n";
+  }
   s << "time        " << grouped(u.steps_per_convective_time)
     << " steps per convective time (dt = " << format_significant(u.dt, 4) << " convective times per step)\n";
   s << "run         " << grouped(u.total_steps) << " steps";

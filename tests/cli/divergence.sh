@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# The divergence watchdog: a case known to blow up (the default case on TRT at tau 0.517 diverges near step 1000)
-# stops with exit status 1, the step, the first bad cell (cells and reference lengths), the likely cause and what
-# to change; the frames before it stay readable and the last checkpoint, from a state that passed the scan, is
-# kept. watchdog.every sets the scan interval (70 here, with forces sampled too rarely to notice first).
+# The divergence watchdog: a run known to exceed the watchdog's speed bound (the default case made a periodic
+# channel with free-slip sides, accelerated by a body force of 3e-4 per step: over the airfoil the speed passes 0.4
+# cells/step near step 980) stops with exit status 1, the step, the first bad cell (cells and reference lengths),
+# the likely cause and what to change; the frames before it stay readable and the last checkpoint, from a state that
+# passed the scan, is kept. watchdog.every sets the scan interval (70 here, with forces sampled too rarely to notice
+# first). (Until issue 15 part 5 this was the default case on TRT, which diverged near step 1000 at the inlet; TRT's
+# magic parameter is now capped there and it runs: docs/numerics.md.)
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 out=$("$BIN" run "$SRC/cases/naca0012_re1000_aoa5.yaml" --backend cpu -o "$WORK/run" --steps 1600 \
-      --set lattice.collision=trt --set output.every=400 --set output.formats=[hdf5] --set forces.every=1000 \
+      --set boundaries.inlet=periodic --set boundaries.outlet=periodic --set boundaries.lateral=slip \
+      --set "physics.body_force=[0.0003,0]" --set output.every=400 --set output.formats=[hdf5] --set forces.every=1000 \
       --set watchdog.every=70 --set checkpoint.every=400 2>&1)
 rc=$?
 [ $rc -eq 1 ] || { echo "expected exit status 1, got $rc"; echo "$out" | tail -5; exit 1; }

@@ -73,5 +73,18 @@ TEST(Collision, TrtWithEqualRatesIsBgk) {
   for (int i = 0; i < D3Q19::Q; ++i) EXPECT_NEAR(a[i], b[i], 1e-15);
 }
 
+// TRT's magic parameter near τ = ½ with an inflow (stable_trt_magic): capped at ½ (τ − ½)²/u_max², above BGK's
+// (τ − ½)²; the case's Λ away from τ = ½ and without an inflow.
+TEST(Collision, TrtMagicCappedNearHalfWithAnInflow) {
+  const double tau = 0.516628, u = 0.0866025;  // the default case
+  const double capped = stable_trt_magic(3.0 / 16.0, tau, u);
+  EXPECT_NEAR(capped, 0.5 * (tau - 0.5) * (tau - 0.5) / (u * u), 1e-15);
+  EXPECT_NEAR(capped, 0.01843, 1e-5);
+  EXPECT_GT(capped, (tau - 0.5) * (tau - 0.5)) << "still TRT, not BGK";
+  EXPECT_EQ(stable_trt_magic(3.0 / 16.0, 0.6, u), 3.0 / 16.0);
+  EXPECT_EQ(stable_trt_magic(0.01, tau, u), 0.01) << "a smaller Λ is kept";
+  EXPECT_EQ(stable_trt_magic(3.0 / 16.0, tau, 0.0), 3.0 / 16.0) << "no inflow: no cap";
+}
+
 }  // namespace
 }  // namespace aerolbm
