@@ -14,6 +14,19 @@ std::string fmt(const char* f, double v) {
 std::string sci(double v) { return fmt("%.3e", v); }
 std::string num(const std::optional<double>& v, const char* f = "%.6f") { return v ? fmt(f, *v) : "—"; }
 
+// A field's cells of a table row, from its name on: "field | rel. L2 | max abs | max at | max abs of A | points |\n"
+// (the frames' table puts the time before it).
+std::string field_cells(const FieldResult& r) {
+  std::string where = "—";
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "(" + std::string at -O3.
+  if (r.error.max_at >= 0) {
+    where = fmt("(%.3f, ", r.max_at[0]);
+    where += fmt("%.3f)", r.max_at[1]);
+  }
+  return r.field + " | " + sci(r.error.rel_l2) + " | " + sci(r.error.max_abs) + " | " + where + " | " +
+         sci(r.error.ref_max) + " | " + std::to_string(r.error.points) + " |\n";
+}
+
 std::string run_line(const char* label, const RunFolder& r) {
   std::string s = std::string("| ") + label + " | `" + r.dir.string() + "` | " + r.backend + " (" + r.device + ") | " +
                   r.lattice + " " + r.precision + " | ";
@@ -51,17 +64,7 @@ std::string report_markdown(const Comparison& c, const ReportImages& images) {
     m += "| time | field | rel. L2 | max abs | max at (x, y) | max abs of A | points |\n";
     m += "| --- | --- | --- | --- | --- | --- | --- |\n";
     for (const auto& f : c.frames) {
-      for (const auto& r : f.fields) {
-        std::string where = "—";
-        // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "(" + std::string at -O3.
-        if (r.error.max_at >= 0) {
-          where = fmt("(%.3f, ", r.max_at[0]);
-          where += fmt("%.3f)", r.max_at[1]);
-        }
-        m += "| " + fmt("%.4g", f.time_a) + " | " + r.field + " | " + sci(r.error.rel_l2) + " | ";
-        m += sci(r.error.max_abs) + " | " + where + " | " + sci(r.error.ref_max) + " | ";
-        m += std::to_string(r.error.points) + " |\n";
-      }
+      for (const auto& r : f.fields) m += "| " + fmt("%.4g", f.time_a) + " | " + field_cells(r);
       if (f.mask_cells_differing > 0)
         m += "| " + fmt("%.4g", f.time_a) + " | mask | " + std::to_string(f.mask_cells_differing) +
              " cells differ | | | | |\n";
@@ -75,15 +78,7 @@ std::string report_markdown(const Comparison& c, const ReportImages& images) {
          "`pressure_rms`: reported only) over the averaging window, errors as above.\n\n";
     m += "| field | rel. L2 | max abs | max at (x, y) | max abs of A | points |\n";
     m += "| --- | --- | --- | --- | --- | --- |\n";
-    for (const auto& r : c.mean.fields) {
-      std::string where = "—";
-      if (r.error.max_at >= 0) {
-        where = fmt("(%.3f, ", r.max_at[0]);
-        where += fmt("%.3f)", r.max_at[1]);
-      }
-      m += "| " + r.field + " | " + sci(r.error.rel_l2) + " | " + sci(r.error.max_abs) + " | " + where + " | ";
-      m += sci(r.error.ref_max) + " | " + std::to_string(r.error.points) + " |\n";
-    }
+    for (const auto& r : c.mean.fields) m += "| " + field_cells(r);
     if (c.mean.mask_cells_differing > 0)
       m += "| mask | " + std::to_string(c.mean.mask_cells_differing) + " cells differ | | | | |\n";
     m += "\n";
