@@ -3,7 +3,9 @@
 # into BUILD/paraview; pvpython is $PVPYTHON, else that prefix's (AEROLBM_PVPYTHON from ctest), else one on PATH):
 # a small run is opened with pvpython through fields.pvd and fields.xdmf (arrays, ranges, times as written in
 # fields.h5), rendered with postprocess/paraview/render_views.py and through the committed state file, and the
-# images are checked not to be blank; an output.precision: fp16 run's fields.xdmf opens with the 16-bit values. Anything ParaView prints as a warning or error fails the test.
+# images are checked not to be blank; the run's mean fields (RUN/mean, output.averages) open in both readers with
+# their arrays and render; an output.precision: fp16 run's fields.xdmf opens with the 16-bit values. Anything
+# ParaView prints as a warning or error fails the test.
 # Skips (exit 77) only when pvpython or Xvfb is genuinely absent.
 set -eu
 SRC=$1
@@ -18,8 +20,10 @@ fi
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 "$BIN" run "$SRC/cases/naca0012_re1000_aoa5.yaml" --backend cpu -o "$WORK/run" --steps 300 \
-  --set output.every=100 --set geometry.chord_cells=32 > "$WORK/run.log" 2>&1 || { cat "$WORK/run.log"; exit 1; }
+  --set output.every=100 --set geometry.chord_cells=32 --set output.averages.enabled=true > "$WORK/run.log" 2>&1 ||
+  { cat "$WORK/run.log"; exit 1; }
 /usr/bin/python3 "$SRC/tests/paraview/expected_arrays.py" "$WORK/run" "$WORK/expected.json"
+/usr/bin/python3 "$SRC/tests/paraview/expected_arrays.py" "$WORK/run/mean" "$WORK/expected_mean.json"
 
 # Debian's ParaView renders through X (no EGL/OSMesa build): a virtual X server stands in for a display. The test
 # runs its own Xvfb rather than xvfb-run: `-displayfd` picks a free display and reports its number only once the
@@ -71,6 +75,8 @@ pvcheck() {
 }
 pvcheck "$WORK/run" "$WORK/expected.json" "$WORK/images"
 pvcheck state "$WORK/run" "$WORK/images"
+# The mean fields (output.averages): RUN/mean opens in both readers with its arrays, and its views render.
+pvcheck mean "$WORK/run" "$WORK/expected_mean.json" "$WORK/images/mean"
 # output.precision: fp16: the HDF5 floats are IEEE half; the XDMF reader gets them as 32-bit floats, the same values.
 "$BIN" run "$SRC/cases/naca0012_re1000_aoa5.yaml" --backend cpu -o "$WORK/run16" --steps 200 \
   --set output.every=100 --set geometry.chord_cells=32 --set output.precision=fp16 > "$WORK/run16.log" 2>&1 ||

@@ -2,6 +2,11 @@
     pv_check.py RUN EXPECTED.json OUT     checks 1 and 2;   pv_check.py state RUN OUT     check 3
     pv_check.py xdmf RUN EXPECTED.json    check 1 through fields.xdmf only (an output.precision: fp16 run, whose
                                           HDF5 floats are 16-bit: ParaView must read them, as 32-bit floats)
+    pv_check.py mean RUN EXPECTED.json OUT  check 4
+
+4. the mean fields (output.averages) open from RUN/mean/fields.pvd and RUN/mean/fields.xdmf as one frame at the
+   window's last sample time, with the mean and RMS arrays of RUN/mean/fields.h5 and their ranges, and the mean
+   velocity and pressure views render not blank.
 
 1. fields.pvd and fields.xdmf open, with the frame times written and, at the last frame, the point arrays of
    fields.h5 with the same components and value ranges (expected.json, computed from fields.h5 with h5py);
@@ -141,8 +146,23 @@ def check_wing(run, out):
         pv.Delete(v)
 
 
+def check_mean(run, expected_file, out):
+    expected = json.load(open(expected_file))
+    mean = os.path.join(run, "mean")
+    check(len(expected["times"]) == 1, f"mean: one frame in mean/fields.h5 ({len(expected['times'])})")
+    for name in ("velocity", "velocity_rms", "pressure", "pressure_rms"):
+        check(name in expected["arrays"], f"mean: mean/fields.h5 holds {name}")
+    for fmt in ("pvd", "xdmf"):
+        check_reader(mean, fmt, expected)
+    render_views.main([mean, "--output", out, "--views", "velocity,pressure", "--size", "800", "400"])
+    for v in ("velocity", "pressure"):
+        check_image(os.path.join(out, v + ".png"), f"mean fields: render_views {v}")
+
+
 def main():
-    if sys.argv[1] == "state":
+    if sys.argv[1] == "mean":
+        check_mean(*sys.argv[2:5])
+    elif sys.argv[1] == "state":
         check_state(*sys.argv[2:4])
     elif sys.argv[1] == "wing":
         check_wing(*sys.argv[2:4])
