@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compares two run folders of the same case for the MPI tests: every field frame bit for bit (every dataset's
 values, dtype and shape, every attribute of the file and of its datasets), the index (fields.h5 attributes and
-links, fields.xdmf text), the VTK frames byte for byte where both runs wrote them, the final state
+links, fields.xdmf text), the VTK frames byte for byte where both runs wrote them, the same for the mean fields
+(RUN/mean, output.averages) where the reference has them, the final state
 (checkpoint populations) bit for bit, and the force history (checkpoint, double precision) within a tolerance
 relative to the largest force coefficient (the wall-force sums are added up in another order over the ranks).
 
@@ -73,6 +74,38 @@ def compare_vtk(ref, other, problems):
     return len(va)
 
 
+def compare_frames(ref, other, problems, label=""):
+    """Every frame file of two runs' fields/ (or mean/fields/) bit for bit; returns (ref's frames, values compared)."""
+    fa, fb = frames(ref), frames(other)
+    if [os.path.basename(f) for f in fa] != [os.path.basename(f) for f in fb]:
+        problems.append(f"{label}frames differ: {len(fa)} vs {len(fb)}")
+    compared = 0
+    for a, b in zip(fa, fb):
+        with h5py.File(a, "r") as ha, h5py.File(b, "r") as hb:
+            # Nothing in a frame file may differ: no attribute is per rank or per run (step, time, grid, units and
+            # the case's parameters are the same in both runs).
+            for key in same_attrs(ha, hb):
+                problems.append(f"{label}{os.path.basename(b)}: attribute {key} differs")
+            if sorted(ha.keys()) != sorted(hb.keys()):
+                problems.append(f"{label}{os.path.basename(b)}: datasets {sorted(hb.keys())}, expected {sorted(ha.keys())}")
+            for name, da in ha.items():
+                if not isinstance(da, h5py.Dataset):
+                    continue
+                if name not in hb:
+                    problems.append(f"{label}{os.path.basename(b)}: no dataset {name}")
+                    continue
+                x, y = da[()], hb[name][()]
+                compared += x.size
+                if x.dtype != y.dtype:
+                    problems.append(f"{label}{os.path.basename(b)}/{name}: dtype {y.dtype}, expected {x.dtype}")
+                for key in same_attrs(da, hb[name]):
+                    problems.append(f"{label}{os.path.basename(b)}/{name}: attribute {key} differs")
+                if x.shape != y.shape or not np.array_equal(x, y, equal_nan=True):
+                    diff = np.nanmax(np.abs(x.astype(float) - y.astype(float))) if x.shape == y.shape else "shape"
+                    problems.append(f"{label}{os.path.basename(b)}/{name}: not bit-identical (largest difference {diff})")
+    return fa, compared
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("ref")
@@ -80,35 +113,24 @@ def main():
     ap.add_argument("--force-tol", type=float, default=1e-12)
     args = ap.parse_args()
     problems = []
-    fa, fb = frames(args.ref), frames(args.other)
-    if [os.path.basename(f) for f in fa] != [os.path.basename(f) for f in fb]:
-        problems.append(f"frames differ: {len(fa)} vs {len(fb)}")
-    compared = 0
-    for a, b in zip(fa, fb):
-        with h5py.File(a, "r") as ha, h5py.File(b, "r") as hb:
-            # Nothing in a frame file may differ: no attribute is per rank or per run (step, time, grid, units and
-            # the case's parameters are the same in both runs).
-            for key in same_attrs(ha, hb):
-                problems.append(f"{os.path.basename(b)}: attribute {key} differs")
-            if sorted(ha.keys()) != sorted(hb.keys()):
-                problems.append(f"{os.path.basename(b)}: datasets {sorted(hb.keys())}, expected {sorted(ha.keys())}")
-            for name, da in ha.items():
-                if not isinstance(da, h5py.Dataset):
-                    continue
-                if name not in hb:
-                    problems.append(f"{os.path.basename(b)}: no dataset {name}")
-                    continue
-                x, y = da[()], hb[name][()]
-                compared += x.size
-                if x.dtype != y.dtype:
-                    problems.append(f"{os.path.basename(b)}/{name}: dtype {y.dtype}, expected {x.dtype}")
-                for key in same_attrs(da, hb[name]):
-                    problems.append(f"{os.path.basename(b)}/{name}: attribute {key} differs")
-                if x.shape != y.shape or not np.array_equal(x, y, equal_nan=True):
-                    diff = np.nanmax(np.abs(x.astype(float) - y.astype(float))) if x.shape == y.shape else "shape"
-                    problems.append(f"{os.path.basename(b)}/{name}: not bit-identical (largest difference {diff})")
+    fa, compared = compare_frames(args.ref, args.other, problems)
     compare_index(args.ref, args.other, problems)
     vtk = compare_vtk(args.ref, args.other, problems)
+    # Mean fields (output.averages): the same checks on RUN/mean.
+    mean = os.path.join(args.ref, "mean")
+    means = 0
+    if os.path.isdir(mean):
+        other_mean = os.path.join(args.other, "mean")
+        if not os.path.isdir(other_mean):
+            problems.append("mean/ missing")
+        else:
+            fm, n = compare_frames(mean, other_mean, problems, "mean/")
+            means = len(fm)
+            compared += n
+            if not n:
+                problems.append("mean/: no values compared")
+            compare_index(mean, other_mean, problems)
+            vtk += compare_vtk(mean, other_mean, problems)
     ca, cb = os.path.join(args.ref, "checkpoint.h5"), os.path.join(args.other, "checkpoint.h5")
     worst = 0.0
     for c in (ca, cb):
@@ -143,7 +165,8 @@ def main():
     if problems:
         print("DIFFER:\n  " + "\n  ".join(problems))
         return 1
-    print(f"AGREE: {len(fa)} HDF5 frames ({compared} values, every attribute), the index, {vtk} VTK frames and the "
+    print(f"AGREE: {len(fa)} HDF5 frames and {means} mean-field frames ({compared} values, every attribute), the "
+          f"indexes, {vtk} VTK frames and the "
           f"final populations bit-identical, "
           f"forces within {worst:.2g} relative")
     return 0

@@ -60,9 +60,11 @@ case "$mode" in
   2d)
     # The default case, coarse: interpolated walls, velocity inlet, pressure outlet, slip faces. Every field, the
     # derivatives (vorticity, Q) included: at block faces they read the neighbour rank's cells. VTK frames too
-    # (gathered to rank 0 beside the HDF5 frames; compared byte for byte).
+    # (gathered to rank 0 beside the HDF5 frames; compared byte for byte), and the mean fields (output.averages:
+    # accumulated per rank, gathered to rank 0).
     naca=(--steps 300 --set geometry.chord_cells=24 --set output.every=100 --set "output.formats=[hdf5, vtk]"
-          --set "output.fields=[velocity, pressure, density, vorticity, q_criterion, mask]" --set checkpoint.every=100)
+          --set "output.fields=[velocity, pressure, density, vorticity, q_criterion, mask]" --set checkpoint.every=100
+          --set output.averages.enabled=true)
     serial "$src/cases/naca0012_re1000_aoa5.yaml" -o "$work/one" "${naca[@]}"
     ranks 2 "$src/cases/naca0012_re1000_aoa5.yaml" -o "$work/np2" "${naca[@]}"
     grep -q "split 2x1x1" "$work/log_np2" || { echo "expected slabs along x by default"; cat "$work/log_np2"; exit 1; }
