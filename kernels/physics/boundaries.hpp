@@ -243,23 +243,22 @@ AEROLBM_HD_COLD void open_boundary_cell(const GridView& g, const StepConstants<R
 // populations relax toward the free stream's equilibrium, f ← f − σ (f − f_eq(1, u∞)), with σ = strength·(1 − d/W)²
 // at d cells from the face (the face's own layer: d = 0), the largest over the faces; 0 elsewhere. Waves and the
 // wake fade out before they reach the faces (Israeli & Orszag 1981). Positions are global (MPI blocks agree).
-// The nearest sponge face decides (1 − d/W falls as d grows), so the distance is taken first, in integers: one
-// conversion and one multiplication per cell instead of one of each per face (every cell of a far-field case runs
-// this test, in or out of the layer), and the same numbers as the largest of the faces' values.
+// The nearest sponge face decides (1 − d/W falls as d grows), so the distance is taken first, in integers, as the
+// minimum over the faces of the distance plus k.sponge_pad (0 for a sponge face, kSpongeFar for the others): every
+// cell of a far-field case runs this, in or out of the layer, and it is the one part of the case's interior update
+// that the periodic box does not have (Nsight Compute, kernels/PERFORMANCE.md: a test per face was 14 % of the
+// cylinder's instructions). The same d, so the same numbers, as the largest of the sponge faces' values.
 template <class L, class R>
 AEROLBM_HD R sponge_sigma(const GridView& g, const StepConstants<R>& k, int x0, int x1, int x2) {
   const int x[3] = {x0 + g.origin[0], x1 + g.origin[1], x2 + g.origin[2]};
-  bool any = false;
-  int d = 0;  // distance in cells to the nearest sponge face
+  int d = kSpongeFar;  // distance in cells to the nearest sponge face
   AEROLBM_UNROLL
-  for (int f = 0; f < 2 * L::D; ++f) {
-    if (!((k.sponge_faces >> f) & 1u)) continue;
-    const int a = f / 2;
-    const int df = (f & 1) ? g.global_size(a) - 1 - x[a] : x[a];
-    d = (!any || df < d) ? df : d;
-    any = true;
+  for (int a = 0; a < L::D; ++a) {
+    const int lo = x[a] + k.sponge_pad[2 * a];
+    const int hi = g.global_size(a) - 1 - x[a] + k.sponge_pad[2 * a + 1];
+    d = lo < d ? lo : d;
+    d = hi < d ? hi : d;
   }
-  if (!any) return R(0);
   const R s = R(1) - R(d) * k.sponge_inv_width;
   const R t = s > R(0) ? s : R(0);
   return k.sponge_strength * t * t;

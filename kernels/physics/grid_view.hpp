@@ -37,6 +37,9 @@ inline std::uint8_t periodic_axes(const PhysicsParams& p) {
   return m;
 }
 
+// What a face without the sponge layer adds to a cell's distance to it: farther than any grid reaches.
+inline constexpr std::int32_t kSpongeFar = std::int32_t(1) << 29;
+
 template <class R>
 struct StepConstants {
   CollisionConstants<R> coll;
@@ -49,6 +52,9 @@ struct StepConstants {
   R outlet_k;              // characteristic outlet: relaxation rate of the pressure toward the free stream's
   R sponge_strength;       // at the face
   R sponge_inv_width;      // 1 / sponge width in cells
+  // Per face: 0 where the face has the sponge layer, kSpongeFar where it has none, added to the cell's distance to
+  // that face, so that sponge_sigma takes the nearest one as a plain minimum (no test of sponge_faces per face).
+  std::int32_t sponge_pad[6];
   // The free stream's equilibrium without its weight, per lattice direction c (index (cx+1) + 3(cy+1) + 9(cz+1)):
   // 3 c·u + 4.5 (c·u)² − 1.5 u² at ρ = 1, so that free_stream_population is one multiplication (the far-field faces
   // and the sponge layer need it for every population of their cells).
@@ -83,6 +89,7 @@ inline StepConstants<R> make_step_constants(const PhysicsParams& p, double scale
   k.sponge_faces = sponge ? p.sponge_faces : 0;
   k.sponge_strength = R(sponge ? p.sponge_strength : 0.0);
   k.sponge_inv_width = R(sponge ? 1.0 / p.sponge_cells : 0.0);
+  for (int f = 0; f < 6; ++f) k.sponge_pad[f] = ((k.sponge_faces >> f) & 1u) ? 0 : kSpongeFar;
   k.outlet_k = R(p.outlet_k);
   for (int d = 0; d < 27; ++d) {
     const int c[3] = {d % 3 - 1, (d / 3) % 3 - 1, d / 9 - 1};
