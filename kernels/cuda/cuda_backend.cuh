@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "kernels/backend.hpp"
@@ -200,6 +201,9 @@ class CudaBackend final : public Backend {
     force_done_.resize(1);
     AEROLBM_CUDA_CHECK(cudaMemset(force_done_.data(), 0, sizeof(unsigned int)));
     sample_total_.resize(3 * kSampleCapacity);
+    AEROLBM_CUDA_CHECK(cudaMemset(sample_total_.data(), 0, sample_total_.size() * sizeof(double)));
+    sample_slot_.resize(1);
+    AEROLBM_CUDA_CHECK(cudaMemset(sample_slot_.data(), 0, sizeof(unsigned int)));
     AEROLBM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     AEROLBM_CUDA_CHECK(cudaEventCreate(&start_));
     AEROLBM_CUDA_CHECK(cudaEventCreate(&stop_));
@@ -214,7 +218,7 @@ class CudaBackend final : public Backend {
     if (sample_done_) cudaEventDestroy(sample_done_);
     if (edges_done_) cudaEventDestroy(edges_done_);
     if (core_done_) cudaEventDestroy(core_done_);
-    for (auto& kv : graphs_) cudaGraphExecDestroy(kv.second);
+    drop_graphs();
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
     cudaStreamDestroy(stream_);
@@ -260,38 +264,25 @@ class CudaBackend final : public Backend {
   }
 
   // Samples go into device memory (totals: 3 doubles per sample; per-cell forces: 3 × rows per sample) behind the
-  // steps on the stream; the host waits only in take_force_samples, or when kSampleCapacity are pending.
+  // steps on the stream; the host waits only in take_force_samples, or when kSampleCapacity are pending. A sample
+  // is not launched here: the next steps take it as the first node of their captured graph (issue_sampled_steps),
+  // so a sampled step goes out like any other, inside a graph; anything else that uses or changes the state first
+  // launches it on its own (flush_sample). Its slot is counted on the device (the force kernel's `slot`).
   void queue_force_sample(bool per_cell) override {
+    flush_sample();  // a sample already waiting for steps (two samples of one state): out first
     const std::size_t per = 3 * std::size_t(nrows_);
     // Per-cell slots: as many as fit in 256 MiB (at least one), at most kSampleCapacity.
     const std::size_t cell_slots =
-        per > 0 ? std::clamp<std::size_t>((std::size_t(256) << 20) / (per * sizeof(double)), 1, kSampleCapacity) : 1;
-    if (queued_.size() == std::size_t(kSampleCapacity) || (per_cell && cell_slots_used_ == cell_slots))
+        per > 0 ? std::clamp<std::size_t>((std::size_t(256) << 20) / (per * sizeof(double)), 1, kSampleCapacity)
+                : std::size_t(kSampleCapacity);
+    if (queued_.size() == std::size_t(kSampleCapacity) || (per_cell && queued_.size() >= cell_slots))
       drain_samples();
-    const std::size_t slot = queued_.size();
-    double* per_row = nullptr;
-    int cell_slot = -1;
-    if (per_cell) {
-      cell_slot = int(cell_slots_used_++);
-      if (per > 0) {
-        if (sample_cells_.size() < cell_slots * per) sample_cells_.resize(cell_slots * per);  // once, nothing pending
-        per_row = sample_cells_.data() + std::size_t(cell_slot) * per;
-      }
+    if (per_cell && per > 0 && sample_cells_.size() < cell_slots * per) {
+      drop_graphs();  // they hold the old buffer (once per backend: nothing is pending here)
+      sample_cells_.resize(cell_slots * per);
     }
-    if (!aa_ && nrows_ > 0) {
-      // Two lattices: the sample runs on a stream of its own beside the next step, which only reads the lattice
-      // sampled; the step after it, which overwrites that lattice, waits for the sample (join_force). In place
-      // (aa) the next step overwrites the state at once, so the sample runs in line.
-      if (!force_stream_) create_priority_stream(force_stream_, sampled_, sample_done_);
-      AEROLBM_CUDA_CHECK(cudaEventRecord(sampled_, stream_));
-      AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(force_stream_, sampled_, 0));
-      launch_force(per_row, sample_total_.data() + 3 * slot, force_stream_);
-      AEROLBM_CUDA_CHECK(cudaEventRecord(sample_done_, force_stream_));
-      sample_pending_ = true;
-    } else {
-      launch_force(per_row, sample_total_.data() + 3 * slot);
-    }
-    queued_.push_back(cell_slot);
+    queued_.push_back(per_cell);
+    deferred_ = per_cell ? 2 : 1;
   }
 
   std::vector<ForceSample> take_force_samples() override {
@@ -664,9 +655,9 @@ class CudaBackend final : public Backend {
     }
   }
 
-  // `n` steps from the current state, launched without changing it (the caller advances it).
-  void issue_steps(std::int64_t n) {
-    for (std::int64_t s = 0; s < n; ++s) {
+  // Steps `first` .. n − 1 of `n` from the current state, launched without changing it (the caller advances it).
+  void issue_steps(std::int64_t n, std::int64_t first = 0) {
+    for (std::int64_t s = first; s < n; ++s) {
       if (aa_) {
         launch_step_in_place(odd_ ^ int(s & 1));
       } else {
@@ -685,33 +676,30 @@ class CudaBackend final : public Backend {
     }
   }
 
-  // Steps go out as replays of captured graphs of up to kGraphSteps launches, one graph per step count and
-  // starting state (which lattice holds the state, or the in-place layout), kept while the backend lives:
-  // launching one kernel at a time costs a few microseconds each, which dominates below ~1 M cells, and a run's
-  // chunks (between force samples) come in a few sizes. Past kMaxGraphs different keys, steps are launched one by one.
+  // Steps go out as replays of captured graphs of up to kGraphSteps launches, one graph per step count, starting
+  // state (which lattice holds the state, or the in-place layout) and queued force sample (none, totals, per-cell
+  // forces), kept while the backend lives: launching one kernel at a time costs a few microseconds each, which
+  // dominates below ~1 M cells, and a run's chunks (between force samples) come in a few sizes. Past kMaxGraphs
+  // different keys, steps are launched one by one.
   static constexpr int kGraphSteps = 20;
-  static constexpr std::size_t kMaxGraphs = 24;
-  static constexpr int kSampleCapacity = 64;
+  static constexpr std::size_t kMaxGraphs = 32;
+  static constexpr int kSampleCapacity = 256;
 
   void enqueue(std::int64_t steps) {
-    // A force sample still running beside: one step (which only reads the lattice sampled), then the rest waits.
-    if (sample_pending_ && steps > 0) {
-      issue_one();
-      --steps;
-      join_force();
-    }
     // During the inflow ramp every step has its own constants: launched one by one (the kernels take k_ by value
-    // at launch), never captured.
+    // at launch), never captured; a sample queued before them goes out first.
+    if (steps <= 0 || ramp_.active()) flush_sample();
     for (; steps > 0 && ramp_.active(); --steps) issue_one();
     while (steps > 0) {
       const std::int64_t n = std::min<std::int64_t>(steps, kGraphSteps);
-      const std::pair<std::int64_t, std::uintptr_t> key{
-          n, aa_ ? std::uintptr_t(odd_) : reinterpret_cast<std::uintptr_t>(a_.data())};
+      const int sample = nrows_ > 0 ? deferred_ : 0;
+      const std::tuple<std::int64_t, std::uintptr_t, int> key{
+          n, aa_ ? std::uintptr_t(odd_) : reinterpret_cast<std::uintptr_t>(a_.data()), sample};
       auto it = graphs_.find(key);
       if (it == graphs_.end() && graphs_.size() < kMaxGraphs) {
         cudaGraph_t graph;
         AEROLBM_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-        issue_steps(n);
+        issue_sampled_steps(n, sample);
         AEROLBM_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
         cudaGraphExec_t exec = nullptr;
         AEROLBM_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
@@ -721,12 +709,40 @@ class CudaBackend final : public Backend {
       if (it != graphs_.end()) {
         AEROLBM_CUDA_CHECK(cudaGraphLaunch(it->second, stream_));
       } else {
-        issue_steps(n);
+        issue_sampled_steps(n, sample);
       }
+      deferred_ = 0;
       advance(n);
       ramp_.step += n;
       steps -= n;
     }
+  }
+
+  // The queued sample `sample` (deferred_'s values; 0: none) of the current state, then `n` steps from it, launched
+  // (or captured) without changing the state. Two lattices: the sample runs on its own stream beside the first step,
+  // which only reads the lattice sampled; the second step, which overwrites it, waits for the sample. In place the
+  // first step overwrites the state at once, so the sample goes first.
+  void issue_sampled_steps(std::int64_t n, int sample) {
+    if (!sample) {
+      issue_steps(n);
+    } else if (aa_) {
+      launch_sample(sample, stream_);
+      issue_steps(n);
+    } else {
+      if (!force_stream_) create_priority_stream(force_stream_, sampled_, sample_done_);
+      AEROLBM_CUDA_CHECK(cudaEventRecord(sampled_, stream_));
+      AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(force_stream_, sampled_, 0));
+      launch_sample(sample, force_stream_);
+      AEROLBM_CUDA_CHECK(cudaEventRecord(sample_done_, force_stream_));
+      issue_steps(1);
+      AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(stream_, sample_done_, 0));
+      issue_steps(n, 1);
+    }
+  }
+
+  void drop_graphs() {
+    for (auto& kv : graphs_) cudaGraphExecDestroy(kv.second);
+    graphs_.clear();
   }
 
   // One step from the current state, with the ramp's constants while it lasts, launched on its own.
@@ -743,21 +759,33 @@ class CudaBackend final : public Backend {
     ++ramp_.step;
   }
 
-  // The main stream waits for the force samples running beside it (queue_force_sample) before it overwrites the
-  // lattice they read or reuses their buffers.
-  void join_force() {
-    if (!sample_pending_) return;
-    AEROLBM_CUDA_CHECK(cudaStreamWaitEvent(stream_, sample_done_, 0));
-    sample_pending_ = false;
+  // Before anything that changes the state or uses the force buffers outside a step: the queued sample, launched
+  // on its own (the samples inside graphs are joined there).
+  void join_force() { flush_sample(); }
+  void flush_sample() {
+    if (!deferred_) return;
+    launch_sample(deferred_, stream_);
+    deferred_ = 0;
+  }
+
+  // The force kernel for a queued sample of the current state (`sample`: 1 totals, 2 with per-cell forces), into
+  // the slot the device counts (sample_slot_). No walls: nothing to launch (the totals stay 0 from drain_samples).
+  void launch_sample(int sample, cudaStream_t s) {
+    if (nrows_ == 0) return;
+    double* per_row = sample == 2 ? sample_cells_.data() : nullptr;
+    with_state([&](auto acc) {
+      cuda::wall_force_kernel<L, R><<<unsigned(force_blocks_), cuda::kForceBlock, 0, s>>>(
+          g_, k_, acc, rows_.data(), nrows_, per_row, force_partial_.data(), force_done_.data(),
+          sample_total_.data(), sample_slot_.data());
+    });
+    AEROLBM_CUDA_LAUNCH_CHECK();
   }
 
   // The force kernels for the current state: per-row forces into `per_row` (null: not kept), the total into
   // total[0..2], both on `s` (the main stream unless given).
-  void launch_force(double* per_row, double* total, cudaStream_t s = nullptr) {
-    if (!s) {
-      join_force();  // the samples beside share the kernel's partial sums
-      s = stream_;
-    }
+  void launch_force(double* per_row, double* total) {
+    join_force();  // a queued sample is of this state, and shares the kernel's partial sums
+    cudaStream_t s = stream_;
     if (nrows_ > 0) {
       with_state([&](auto acc) {
         cuda::wall_force_kernel<L, R><<<unsigned(force_blocks_), cuda::kForceBlock, 0, s>>>(
@@ -772,7 +800,7 @@ class CudaBackend final : public Backend {
   // Waits for the queued samples and moves them to drained_ (host), freeing the device slots.
   void drain_samples() {
     if (queued_.empty()) return;
-    join_force();
+    flush_sample();
     AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
     std::vector<double> totals(3 * queued_.size());
     sample_total_.download(totals.data(), totals.size());
@@ -780,16 +808,16 @@ class CudaBackend final : public Backend {
     for (std::size_t i = 0; i < queued_.size(); ++i) {
       ForceSample fs;
       fs.total = {totals[3 * i], totals[3 * i + 1], totals[3 * i + 2]};
-      if (queued_[i] >= 0) {
+      if (queued_[i]) {
         fs.cells.resize(per);
         if (per > 0)
-          AEROLBM_CUDA_CHECK(cudaMemcpy(fs.cells.data(), sample_cells_.data() + std::size_t(queued_[i]) * per,
-                                        per * sizeof(double), cudaMemcpyDeviceToHost));
+          AEROLBM_CUDA_CHECK(cudaMemcpy(fs.cells.data(), sample_cells_.data() + i * per, per * sizeof(double),
+                                        cudaMemcpyDeviceToHost));
       }
       drained_.push_back(std::move(fs));
     }
     queued_.clear();
-    cell_slots_used_ = 0;
+    AEROLBM_CUDA_CHECK(cudaMemsetAsync(sample_slot_.data(), 0, sizeof(unsigned int), stream_));
   }
 
   GridView g_{};
@@ -800,7 +828,7 @@ class CudaBackend final : public Backend {
   int device_ordinal_ = 0;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
-  std::map<std::pair<std::int64_t, std::uintptr_t>, cudaGraphExec_t> graphs_;
+  std::map<std::tuple<std::int64_t, std::uintptr_t, int>, cudaGraphExec_t> graphs_;
   cuda::DeviceBuffer<std::uint8_t> flags_;
   cuda::DeviceBuffer<std::int32_t> link_;
   cuda::DeviceBuffer<float> q_;
@@ -823,10 +851,10 @@ class CudaBackend final : public Backend {
   cuda::DeviceBuffer<unsigned int> force_done_;  // the force kernel's count of finished blocks (0 between samples)
   cudaStream_t force_stream_ = nullptr;           // two lattices: the force samples, beside the next step
   cudaEvent_t sampled_ = nullptr, sample_done_ = nullptr;
-  bool sample_pending_ = false;                   // a sample on force_stream_ the main stream has not waited for
   cuda::DeviceBuffer<double> sample_total_, sample_cells_;  // queued force samples (kSampleCapacity slots)
-  std::vector<int> queued_;          // per queued sample: its per-cell slot in sample_cells_, −1 if none
-  std::size_t cell_slots_used_ = 0;
+  std::vector<bool> queued_;         // per queued sample (slot): whether it keeps per-cell forces
+  cuda::DeviceBuffer<unsigned int> sample_slot_;  // the next sample's slot, advanced by the force kernel
+  int deferred_ = 0;  // a queued sample not launched yet: 1 totals, 2 with per-cell forces (queue_force_sample)
   std::vector<ForceSample> drained_;                         // samples already on the host, not yet taken
   cuda::DeviceBuffer<float> rho_d_, u_d_;
   cuda::SlotPool pool_;

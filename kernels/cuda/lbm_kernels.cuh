@@ -74,7 +74,8 @@ __device__ inline bool role_plane_cell(const GridView& g, const BlockRoles& r, i
 // bytes). kernels/PERFORMANCE.md has the measurements.
 template <class L>
 inline constexpr int kMinBlocks = L::Q <= 9 ? 10 : (L::Q <= 19 ? 7 : 5);
-// The block-role kernels. D2Q9: the box's budget (12 blocks, 40 registers), which both roles fit without a spill.
+// The block-role kernels. D2Q9: the box's budget (12 blocks, 40 registers); the list path spills 32-36 bytes there
+// (ptxas, CUDA 13.0), touched only by the list blocks (913 local-memory requests per step on the cylinder).
 // D3Q19: the one-pass kernel's 7 blocks; at the box's 8 (64 registers) the list path spilled 24-28 bytes and the
 // 3D wing ran at 73 % of its box against 81 % for the one-pass kernel (kernels/PERFORMANCE.md).
 template <class L>
@@ -317,11 +318,17 @@ __global__ void __launch_bounds__(kForceBlock) wall_force_kernel(GridView g, Ste
                                                                  std::int64_t nrows, double* __restrict__ per_row,
                                                                  double* __restrict__ partial,
                                                                  unsigned int* __restrict__ done,
-                                                                 double* __restrict__ total) {
+                                                                 double* __restrict__ total,
+                                                                 unsigned int* __restrict__ slot = nullptr) {
   static_assert(L::Q <= 32, "one warp per near-wall cell");
   __shared__ double row_force[3][kForceRowsPerBlock];
   __shared__ bool last;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  // `slot` (a queued sample, launched from a captured graph): the sample's place in `per_row` (3 × nrows each) and
+  // `total` (3 each) is *slot, which the last block advances. Every block reads it before it counts as done.
+  const unsigned int sample = slot ? __ldcg(slot) : 0u;
+  if (per_row) per_row += std::int64_t(sample) * 3 * nrows;
+  total += 3 * std::int64_t(sample);
   const std::int64_t r = std::int64_t(blockIdx.x) * kForceRowsPerBlock + warp;
   double link[3] = {0, 0, 0};
   std::int64_t n = 0;
@@ -363,7 +370,10 @@ __global__ void __launch_bounds__(kForceBlock) wall_force_kernel(GridView g, Ste
   if (!last) return;
   __threadfence();
   sum_partials(partial, int(gridDim.x), total);
-  if (threadIdx.x == 0) *done = 0;  // ready for the next sample on this stream
+  if (threadIdx.x == 0) {
+    *done = 0;  // ready for the next sample on this stream
+    if (slot) *slot = sample + 1;
+  }
 }
 
 template <class L, class R, class Acc>
