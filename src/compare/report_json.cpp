@@ -1,6 +1,5 @@
 #include <cmath>
 
-#include "src/compare/h5_file.hpp"
 #include "src/compare/report.hpp"
 
 namespace aerolbm {
@@ -146,26 +145,6 @@ Json report_json(const Comparison& c, const ReportImages& images) {
   j.set("images", im);
   j.set("images_note", images.note);
   return j;
-}
-
-void write_error_maps(const std::filesystem::path& path, const ErrorMaps& m) {
-  const auto& g = m.grid;
-  std::vector<float> valid(m.valid.begin(), m.valid.end());
-  std::vector<H5FloatDataset> ds;
-  ds.push_back({"valid", {g.nz, g.ny, g.nx}, &valid});
-  for (std::size_t k = 0; k < m.fields.size(); ++k) {
-    std::vector<std::int64_t> shape = {g.nz, g.ny, g.nx};
-    if (m.fields[k].second > 1) shape.push_back(m.fields[k].second);
-    ds.push_back({m.fields[k].first, shape, &m.diffs[k]});
-  }
-  write_h5_floats(path,
-                  {{"nx", {double(g.nx)}},
-                   {"ny", {double(g.ny)}},
-                   {"nz", {double(g.nz)}},
-                   {"origin", {g.origin[0], g.origin[1], g.origin[2]}},
-                   {"spacing", {g.spacing[0], g.spacing[1], g.spacing[2]}},
-                   {"time", {m.time}}},
-                  ds);
 }
 
 }  // namespace aerolbm

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "src/compare/h5_file.hpp"
 #include "src/compare/input_error.hpp"
+#include "src/io/hdf5_reader.hpp"
 
 namespace aerolbm {
 namespace fs = std::filesystem;
@@ -92,10 +92,22 @@ OutputAsked output_asked(const fs::path& case_file) {
   return o;
 }
 
-// The grid and the frames of r.fields_file().
-void load_fields(RunFolder& r) {
-  const fs::path file = r.fields_file();
-  H5Reader h5(file);
+// Runs fn on the opened HDF5 file: what the HDF5 layer refuses (no file, not HDF5, truncated, an object of the
+// wrong kind) becomes a CompareInputError.
+template <class Fn>
+auto read_h5(const fs::path& file, Fn&& fn) {
+  try {
+    const h5::Reader h5(file);
+    return fn(h5);
+  } catch (const h5::Error& e) {
+    throw CompareInputError(std::string(e.what()) +
+                            ". The run folder looks damaged: rerun the case (aerolbm run) to rewrite it.");
+  }
+}
+
+// The grid and the frames of r.fields_file(), open as h5.
+void read_fields(RunFolder& r, const h5::Reader& h5) {
+  const fs::path& file = h5.path();
   const auto nx = h5.attr_int("/", "nx"), ny = h5.attr_int("/", "ny"), nz = h5.attr_int("/", "nz");
   const auto origin = h5.attr_doubles("/", "origin"), spacing = h5.attr_doubles("/", "spacing");
   if (!nx || !ny || !nz || !origin || !spacing || origin->size() != 3 || spacing->size() != 3)
@@ -111,7 +123,7 @@ void load_fields(RunFolder& r) {
   if (r.grid.nx < 1 || r.grid.ny < 1 || r.grid.nz < 1) bad(file, "invalid grid size", kRerun);
   if (const auto dt = h5.attr_doubles("/", "dt_convective_times"); dt && !dt->empty()) r.dt = (*dt)[0];
 
-  for (const std::string& g : h5.root_groups()) {
+  for (const std::string& g : h5.groups("/")) {
     if (g.rfind("frame_", 0) != 0) continue;
     FrameEntry f;
     f.group = g;
@@ -123,7 +135,7 @@ void load_fields(RunFolder& r) {
     std::vector<std::string> names = compared_field_names();
     names.push_back("mask");
     for (const std::string& name : names) {
-      const auto shape = h5.dataset_shape("/" + g + "/" + name);
+      const auto shape = h5.shape("/" + g + "/" + name);
       if (!shape) continue;
       const bool ok = (shape->size() == 3 || shape->size() == 4) && (*shape)[0] == r.grid.nz &&
                       (*shape)[1] == r.grid.ny && (*shape)[2] == r.grid.nx &&
@@ -142,6 +154,10 @@ void load_fields(RunFolder& r) {
     bad(file, "holds " + std::to_string(r.frames.size()) + " frames but summary.json announces " +
                   std::to_string(r.frames_announced) + " (truncated)",
         kRerun);
+}
+
+void load_fields(RunFolder& r) {
+  read_h5(r.fields_file(), [&](const h5::Reader& h5) { read_fields(r, h5); });
 }
 
 }  // namespace
@@ -216,14 +232,15 @@ const std::vector<std::string>& compared_field_names() {
 }
 
 std::vector<float> read_field(const RunFolder& run, const FrameEntry& frame, const std::string& field) {
-  H5Reader h5(run.fields_file());
-  return h5.read_floats("/" + frame.group + "/" + field);
+  return read_h5(run.fields_file(),
+                 [&](const h5::Reader& h5) { return h5.read<float>("/" + frame.group + "/" + field); });
 }
 
 int field_components(const RunFolder& run, const FrameEntry& frame, const std::string& field) {
-  H5Reader h5(run.fields_file());
-  const auto shape = h5.dataset_shape("/" + frame.group + "/" + field);
-  return shape && shape->size() == 4 ? int((*shape)[3]) : 1;
+  return read_h5(run.fields_file(), [&](const h5::Reader& h5) {
+    const auto shape = h5.shape("/" + frame.group + "/" + field);
+    return shape && shape->size() == 4 ? int((*shape)[3]) : 1;
+  });
 }
 
 }  // namespace aerolbm

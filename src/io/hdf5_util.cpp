@@ -1,7 +1,5 @@
 #include "src/io/hdf5_util.hpp"
 
-#include <stdexcept>
-
 namespace aerolbm::h5 {
 namespace {
 
@@ -69,8 +67,7 @@ bool Handle::close() {
 
 void File::fail(const std::string& operation) const {
   const std::string cause = error_cause();
-  throw std::runtime_error("HDF5 error in '" + path_.string() + "': " + operation +
-                           (cause.empty() ? std::string() : ": " + cause));
+  throw Error("HDF5 error in '" + path_.string() + "': " + operation + (cause.empty() ? std::string() : ": " + cause));
 }
 
 void File::attr_int(hid_t obj, const std::string& name, std::int64_t value) const {
@@ -132,12 +129,14 @@ std::string File::read_attr_string(hid_t obj, const std::string& name) const {
   return out;
 }
 
-void File::write_array(hid_t loc, const std::string& name, hid_t file_type, hid_t mem_type, const void* data,
-                       hsize_t count) const {
+void File::write_dataset(hid_t loc, const std::string& name, hid_t file_type, hid_t mem_type, const void* data,
+                         const std::vector<hsize_t>& dims) const {
   const std::string op = "write dataset '" + name + "'";
-  Handle space = open(H5Screate_simple(1, &count, nullptr), H5Sclose, op);
+  Handle space = open(H5Screate_simple(int(dims.size()), dims.data(), nullptr), H5Sclose, op);
   Handle dset =
       open(H5Dcreate2(loc, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose, op);
+  hsize_t count = 1;
+  for (hsize_t d : dims) count *= d;
   if (count > 0) check(H5Dwrite(dset.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), op);
 }
 
@@ -152,9 +151,8 @@ hsize_t File::dataset_size(hid_t loc, const std::string& name) const {
 void File::read_array(hid_t loc, const std::string& name, hid_t mem_type, void* data, hsize_t expected) const {
   const std::string op = "read dataset '" + name + "'";
   if (dataset_size(loc, name) != expected)
-    throw std::runtime_error("'" + path_.string() + "': dataset '" + name + "' has " +
-                             std::to_string(dataset_size(loc, name)) + " values, expected " +
-                             std::to_string(expected));
+    throw Error("'" + path_.string() + "': dataset '" + name + "' has " + std::to_string(dataset_size(loc, name)) +
+                " values, expected " + std::to_string(expected));
   Handle dset = open(H5Dopen2(loc, name.c_str(), H5P_DEFAULT), H5Dclose, op);
   if (expected > 0) check(H5Dread(dset.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), op);
 }

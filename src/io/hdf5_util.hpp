@@ -1,16 +1,26 @@
 #pragma once
-// Small RAII and error helpers shared by the HDF5 writers (frames, index, checkpoint). Every failing HDF5 call
-// becomes one std::runtime_error that names the file, the operation and the operating system's cause.
+// aerolbm's one HDF5 layer, with src/io/hdf5_reader.hpp (checked reading of files from outside: run folders,
+// model files, datasets). Here: the library's lock, RAII handles, error messages, and File, the error context for
+// writing a file and for reading aerolbm's own files back (checkpoints, frames) where anything absent is an error.
+// Every failing HDF5 call becomes one h5::Error that names the file, the operation and the operating system's cause.
+// Calls take the file or group first, then the name, then the data.
 #include <hdf5.h>
 
 #include <cstdint>
 #include <filesystem>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace aerolbm::h5 {
+
+// What every function of the layer throws; the message names the file and the object.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // HDF5 is called from several threads (the output pipeline's writers, the checkpoint writer): every use holds this
 // lock, for libraries built without thread safety (a thread-safe build also serialises calls inside). Recursive, so
@@ -64,7 +74,7 @@ class File;
 // (H5T_NATIVE_FLOAT: ParaView's XDMF reader, aerolbm compare) gets it converted by the library.
 Handle half_type(const File& f);
 
-// Error context for one file: check() throws "HDF5 error in '<file>': <operation>: <cause>".
+// Error context for one file: check() throws h5::Error "HDF5 error in '<file>': <operation>: <cause>".
 class File {
  public:
   explicit File(std::filesystem::path path) : path_(std::move(path)) {}
@@ -86,10 +96,15 @@ class File {
   std::int64_t read_attr_int(hid_t obj, const std::string& name) const;
   double read_attr_double(hid_t obj, const std::string& name) const;
   std::string read_attr_string(hid_t obj, const std::string& name) const;
-  // 1-D dataset of `count` values; mem_type and file_type as HDF5 types.
+  // Dataset of shape `dims` (row-major, the last dimension fastest); file_type and mem_type as HDF5 types.
+  void write_dataset(hid_t loc, const std::string& name, hid_t file_type, hid_t mem_type, const void* data,
+                     const std::vector<hsize_t>& dims) const;
+  // 1-D dataset of `count` values.
   void write_array(hid_t loc, const std::string& name, hid_t file_type, hid_t mem_type, const void* data,
-                   hsize_t count) const;
-  // Reads a 1-D (or any-rank) dataset converted to mem_type; returns its element count via `count`.
+                   hsize_t count) const {
+    write_dataset(loc, name, file_type, mem_type, data, {count});
+  }
+  // Reads a dataset of exactly `expected` values (any rank), converted to mem_type, into `data`.
   void read_array(hid_t loc, const std::string& name, hid_t mem_type, void* data, hsize_t expected) const;
   hsize_t dataset_size(hid_t loc, const std::string& name) const;
 

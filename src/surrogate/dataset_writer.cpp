@@ -10,17 +10,6 @@ namespace {
 
 using h5::Handle;
 
-void write_nd(const h5::File& f, hid_t loc, const std::string& name, hid_t file_type, hid_t mem_type,
-              const void* data, std::vector<hsize_t> dims) {
-  const std::string op = "write dataset '" + name + "'";
-  Handle space = f.open(H5Screate_simple(int(dims.size()), dims.data(), nullptr), H5Sclose, op);
-  Handle dset = f.open(H5Dcreate2(loc, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                       H5Dclose, op);
-  hsize_t n = 1;
-  for (auto d : dims) n *= d;
-  if (n > 0) f.check(H5Dwrite(dset.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), op);
-}
-
 void attr_strings(const h5::File& f, hid_t obj, const std::string& name, const std::vector<std::string>& values) {
   const std::string op = "write attribute '" + name + "'";
   Handle type = f.open(H5Tcopy(H5T_C_S1), H5Tclose, op);
@@ -89,30 +78,30 @@ void write_dataset(const std::filesystem::path& path, const SweepSpec& s, const 
       for (const auto& x : failed) failed_text += x + "\n";
       f.attr_string(root, "failed_cases", failed_text);
 
-      write_nd(f, root, "params", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, params.data(), {N, 5});
+      f.write_dataset(root, "params", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, params.data(), {N, 5});
       {
         Handle d = f.open(H5Dopen2(root, "params", H5P_DEFAULT), H5Dclose, "open params");
         attr_strings(f, d.get(), "columns", {"camber", "camber_position", "thickness", "aoa_deg", "reynolds"});
       }
-      write_nd(f, root, "split", H5T_STD_I8LE, H5T_NATIVE_INT8, split.data(), {N});
+      f.write_dataset(root, "split", H5T_STD_I8LE, H5T_NATIVE_INT8, split.data(), {N});
       Handle fields = f.open(H5Gcreate2(root, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "group fields");
-      write_nd(f, fields.get(), "u", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, u.data(), {N, ny, nx});
-      write_nd(f, fields.get(), "v", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, v.data(), {N, ny, nx});
-      write_nd(f, fields.get(), "p", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, p.data(), {N, ny, nx});
-      write_nd(f, fields.get(), "sdf", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, sdf.data(), {N, ny, nx});
-      write_nd(f, fields.get(), "mask", H5T_STD_U8LE, H5T_NATIVE_UINT8, mask.data(), {N, ny, nx});
+      f.write_dataset(fields.get(), "u", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, u.data(), {N, ny, nx});
+      f.write_dataset(fields.get(), "v", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, v.data(), {N, ny, nx});
+      f.write_dataset(fields.get(), "p", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, p.data(), {N, ny, nx});
+      f.write_dataset(fields.get(), "sdf", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, sdf.data(), {N, ny, nx});
+      f.write_dataset(fields.get(), "mask", H5T_STD_U8LE, H5T_NATIVE_UINT8, mask.data(), {N, ny, nx});
       Handle surface =
           f.open(H5Gcreate2(root, "surface", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "group surface");
-      write_nd(f, surface.get(), "x", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, sx.data(), {N, S});
-      write_nd(f, surface.get(), "y", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, sy.data(), {N, S});
-      write_nd(f, surface.get(), "cp", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, scp.data(), {N, S});
+      f.write_dataset(surface.get(), "x", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, sx.data(), {N, S});
+      f.write_dataset(surface.get(), "y", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, sy.data(), {N, S});
+      f.write_dataset(surface.get(), "cp", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, scp.data(), {N, S});
       Handle coef = f.open(H5Gcreate2(root, "coefficients", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
                            "group coefficients");
-      write_nd(f, coef.get(), "cl", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cl.data(), {N});
-      write_nd(f, coef.get(), "cd", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cd.data(), {N});
+      f.write_dataset(coef.get(), "cl", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cl.data(), {N});
+      f.write_dataset(coef.get(), "cd", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cd.data(), {N});
       Handle timing =
           f.open(H5Gcreate2(root, "timing", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "group timing");
-      write_nd(f, timing.get(), "seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, seconds.data(), {N});
+      f.write_dataset(timing.get(), "seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, seconds.data(), {N});
       fields.close();
       surface.close();
       coef.close();

@@ -2,11 +2,10 @@
 
 #include <array>
 #include <cmath>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "src/surrogate/h5_read.hpp"
+#include "src/io/hdf5_reader.hpp"
 
 namespace aerolbm::surrogate {
 namespace {
@@ -23,16 +22,15 @@ std::string shape_text(const std::vector<std::int64_t>& s) {
 
 class Checker {
  public:
-  Checker(const std::filesystem::path& file, const H5In& in) : file_(file), in_(in) {}
+  Checker(const std::filesystem::path& file, const h5::Reader& in) : file_(file), in_(in) {}
 
   [[noreturn]] void fail(const std::string& what) const {
     throw ModelFileError("model file " + file_.string() + ": " + what + "." + kFix);
   }
 
   int int_attr(const std::string& name, int lo, int hi) const {
-    const auto v = in_.attr_int(name);
-    if (!v) fail(in_.has_attr(name) ? "root attribute '" + name + "' is not a single integer"
-                                     : "root attribute '" + name + "' is missing");
+    const auto v = in_.attr_int("/", name);  // h5::Error when it is not a single integer
+    if (!v) fail("root attribute '" + name + "' is missing");
     if (*v < lo || *v > hi)
       fail("root attribute '" + name + "' is " + std::to_string(*v) + ", expected " + std::to_string(lo) + " to " +
            std::to_string(hi));
@@ -40,9 +38,8 @@ class Checker {
   }
 
   double double_attr(const std::string& name) const {
-    const auto v = in_.attr_double(name);
-    if (!v) fail(in_.has_attr(name) ? "root attribute '" + name + "' is not a single number"
-                                     : "root attribute '" + name + "' is missing");
+    const auto v = in_.attr_double("/", name);  // h5::Error when it is not a single number
+    if (!v) fail("root attribute '" + name + "' is missing");
     if (!std::isfinite(*v)) fail("root attribute '" + name + "' is not finite");
     return *v;
   }
@@ -57,7 +54,7 @@ class Checker {
     const std::string cls = in_.type_class(path);
     if (cls != "float" && cls != "integer")
       fail("dataset " + path + " holds " + cls + " values, expected float32 numbers");
-    std::vector<float> v = in_.floats(path);
+    std::vector<float> v = in_.read<float>(path);
     for (std::size_t i = 0; i < v.size(); ++i)
       if (!std::isfinite(v[i])) fail("dataset " + path + " has a non-finite value (NaN or Inf) at element " +
                                      std::to_string(i));
@@ -105,28 +102,20 @@ class Checker {
 
  private:
   const std::filesystem::path& file_;
-  const H5In& in_;
+  const h5::Reader& in_;
 };
 
-}  // namespace
-
-Model load_model(const std::filesystem::path& file) {
-  std::unique_ptr<H5In> in;
-  try {
-    in = std::make_unique<H5In>(file);
-  } catch (const std::exception& e) {
-    throw ModelFileError(std::string("model file: ") + e.what() + "." + kFix);
-  }
-  const Checker c(file, *in);
-  const auto format = in->attr_string("format");
+Model read_model(const std::filesystem::path& file, const h5::Reader& in) {
+  const Checker c(file, in);
+  const auto format = in.attr_string("/", "format");
   if (!format)
     c.fail("it has no root attribute 'format' (a string '" + std::string(kModelFormat) +
            "'), so it is not a surrogate model file");
   if (*format != kModelFormat)
     c.fail("root attribute 'format' is '" + *format + "', expected '" + kModelFormat + "'" +
            (*format == "aerolbm-dataset" ? " (this is a dataset from aerolbm sweep, not a trained model)" : ""));
-  const auto version = in->attr_int("version");
-  if (!version) c.fail("root attribute 'version' is missing or not an integer");
+  const auto version = in.attr_int("/", "version");
+  if (!version) c.fail("root attribute 'version' is missing");
   if (*version != kModelVersion)
     c.fail("version " + std::to_string(*version) + " is not supported: this aerolbm reads version " +
            std::to_string(kModelVersion));
@@ -178,7 +167,7 @@ Model load_model(const std::filesystem::path& file) {
     b.mlp2 = c.linear(p + "mlp.2", D, m.mlp_ratio * D);
     m.blocks.push_back(std::move(b));
   }
-  if (in->has("/weights/blocks." + std::to_string(m.layers) + ".ln1.gamma"))
+  if (in.exists("/weights/blocks." + std::to_string(m.layers) + ".ln1.gamma"))
     c.fail("it holds weights for block " + std::to_string(m.layers) + " but attribute 'layers' is " +
            std::to_string(m.layers));
   m.ln_f = c.layer_norm("ln_f", D);
@@ -192,6 +181,19 @@ Model load_model(const std::filesystem::path& file) {
                            ", expected a positive value (raw, not log10)");
   m.ref_output = c.floats("/reference/output", {T, kOutputs}, "reference output u, v, Cp, T = nx*ny");
   return m;
+}
+
+}  // namespace
+
+// What the HDF5 layer refuses (no file, not HDF5, an attribute of the wrong kind, an unreadable dataset) is as bad
+// a model file as what the checks above refuse.
+Model load_model(const std::filesystem::path& file) {
+  try {
+    const h5::Reader in(file);
+    return read_model(file, in);
+  } catch (const h5::Error& e) {
+    throw ModelFileError("model file " + std::string(e.what()) + "." + kFix);
+  }
 }
 
 }  // namespace aerolbm::surrogate

@@ -9,10 +9,10 @@
 #include "src/case/case.hpp"
 #include "src/geometry/naca.hpp"
 #include "src/geometry/polygon_body.hpp"
+#include "src/io/hdf5_reader.hpp"
 #include "src/surrogate/airfoil_inputs.hpp"
 #include "src/surrogate/dataset_writer.hpp"
 #include "src/surrogate/field_sampling.hpp"
-#include "src/surrogate/h5_read.hpp"
 #include "src/surrogate/sweep_file.hpp"
 #include "src/surrogate/sweep_runner.hpp"
 #include "tests/unit/test_io_support.hpp"
@@ -185,12 +185,12 @@ TEST(SurrogateSweep, TinyCpuSweepWritesAValidDataset) {
   write_dataset(out, s, cases, results, backend);
   EXPECT_FALSE(std::filesystem::exists(out.string() + ".tmp"));
 
-  const H5In f(out);
-  EXPECT_EQ(f.attr_string("format").value_or(""), "aerolbm-dataset");
-  EXPECT_EQ(f.attr_int("version").value_or(0), 1);
-  EXPECT_EQ(f.attr_int("nx").value_or(0), 32);
-  EXPECT_EQ(f.attr_double("x1").value_or(0), 3.0);
-  EXPECT_EQ(f.attr_string("sweep_yaml").value_or(""), s.text);
+  const h5::Reader f(out);
+  EXPECT_EQ(f.attr_string("/", "format").value_or(""), "aerolbm-dataset");
+  EXPECT_EQ(f.attr_int("/", "version").value_or(0), 1);
+  EXPECT_EQ(f.attr_int("/", "nx").value_or(0), 32);
+  EXPECT_EQ(f.attr_double("/", "x1").value_or(0), 3.0);
+  EXPECT_EQ(f.attr_string("/", "sweep_yaml").value_or(""), s.text);
   using Shape = std::vector<std::int64_t>;
   EXPECT_EQ(f.shape("/params"), Shape({3, 5}));
   EXPECT_EQ(f.shape("/split"), Shape({3}));
@@ -202,10 +202,10 @@ TEST(SurrogateSweep, TinyCpuSweepWritesAValidDataset) {
   EXPECT_EQ(f.type_class("/fields/mask"), "integer");
 
   for (const char* n : {"/fields/u", "/fields/v", "/fields/p", "/fields/sdf", "/surface/cp"})
-    for (float x : f.floats(n)) ASSERT_TRUE(std::isfinite(x)) << n;
-  const auto sdf = f.floats("/fields/sdf");
-  const auto mask = f.bytes("/fields/mask");
-  const auto u = f.floats("/fields/u");
+    for (float x : f.read<float>(n)) ASSERT_TRUE(std::isfinite(x)) << n;
+  const auto sdf = f.read<float>("/fields/sdf");
+  const auto mask = f.read<std::uint8_t>("/fields/mask");
+  const auto u = f.read<float>("/fields/u");
   // Mask and signed distance agree everywhere, some points are inside, the corner (0, 0) is far outside.
   for (int c = 0; c < 3; ++c) {
     const std::size_t base = std::size_t(c) * 16 * 32;
@@ -222,15 +222,15 @@ TEST(SurrogateSweep, TinyCpuSweepWritesAValidDataset) {
     // Free stream far upstream: u/U near 1.
     EXPECT_NEAR(u[base + 8 * 32 + 0], 1.0, 0.2);
   }
-  const auto cl = f.doubles("/coefficients/cl");
-  const auto cd = f.doubles("/coefficients/cd");
-  const auto params = f.doubles("/params");
+  const auto cl = f.read<double>("/coefficients/cl");
+  const auto cd = f.read<double>("/coefficients/cd");
+  const auto params = f.read<double>("/params");
   for (int c = 0; c < 3; ++c) {
     EXPECT_GT(params[c * 5 + 3], 0.0);
     EXPECT_GT(cl[c], 0.05) << "positive angle of attack, positive lift";
     EXPECT_GT(cd[c], 0.0);
   }
-  const auto split = f.ints("/split");
+  const auto split = f.read<std::int64_t>("/split");
   EXPECT_EQ(split[2], 2);
 }
 

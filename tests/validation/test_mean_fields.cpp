@@ -14,9 +14,9 @@
 #include <numbers>
 
 #include "src/compare/comparison.hpp"
-#include "src/compare/h5_file.hpp"
 #include "src/compare/run_folder.hpp"
 #include "src/io/checkpoint.hpp"
+#include "src/io/hdf5_reader.hpp"
 #include "src/solver/simulation.hpp"
 #include "tests/validation/harness.hpp"
 
@@ -172,7 +172,7 @@ TEST(MeanFields, SteadyChannelMeanIsItsLastFrameAndCompareReadsIt) {
   const std::int64_t start = u.total_steps - u.average_steps;
   const std::int64_t first = (start + 19) / 20 * 20;
   const std::int64_t samples = (u.total_steps - first) / 20 + 1;
-  H5Reader h5(dir / "mean/fields/frame_000000.h5");
+  const h5::Reader h5(dir / "mean/fields/frame_000000.h5");
   EXPECT_EQ(h5.attr_doubles("/", "samples").value().at(0), double(samples));
   EXPECT_EQ(h5.attr_doubles("/", "sample_every_steps").value().at(0), 20.0);
   EXPECT_EQ(h5.attr_doubles("/", "first_sample_step").value().at(0), double(first));
@@ -232,7 +232,7 @@ TEST(MeanFields, RestartInsideTheWindowAveragesFromTheCheckpoint) {
   const auto dir = fresh_dir("mean_restart");
   run_into(file, dir, {"time.steps=600", "time.average_last=3", "checkpoint.every=300"});
   run_into(file, dir, {"time.steps=1000", "time.average_last=3", "checkpoint.every=300"}, dir / "checkpoint.h5");
-  H5Reader h5(dir / "mean/fields/frame_000000.h5");
+  const h5::Reader h5(dir / "mean/fields/frame_000000.h5");
   EXPECT_EQ(h5.attr_doubles("/", "restarted_from_step").value().at(0), 600.0);
   EXPECT_EQ(h5.attr_doubles("/", "first_sample_step").value().at(0), 620.0);
   EXPECT_EQ(h5.attr_doubles("/", "samples").value().at(0), 20.0);  // 620, 640, ..., 1000
