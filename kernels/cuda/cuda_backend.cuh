@@ -126,8 +126,18 @@ class CudaBackend final : public Backend {
       g_.origin[a] = int(d.origin[a]);
       g_.global_n[a] = int(d.global_n[a]);
     }
+    // The device's copy of the flags: the sponge layer's cells marked (cell::sponge: sponge_sigma > 0, computed here
+    // with the step constants the kernels use), and in place the interior cells that keep a snapshot row (below).
+    std::vector<std::uint8_t> device_flags = d.flags;
+    if (k_.sponge_faces) {
+      for (std::int64_t n = 0; n < d.cells(); ++n) {
+        if ((d.flags[n] & cell::type_mask) == cell::solid) continue;
+        const int x = int(n % d.nx), y = int((n / d.nx) % d.ny), z = int(n / (d.nx * d.ny));
+        if (sponge_sigma<L, R>(g_, k_, x, y, z) > R(0)) device_flags[std::size_t(n)] |= cell::sponge;
+      }
+    }
     flags_.resize(d.flags.size());
-    flags_.upload(d.flags.data(), d.flags.size());
+    flags_.upload(device_flags.data(), device_flags.size());
     link_.resize(d.link.size());
     link_.upload(d.link.data(), d.link.size());
     q_.resize(std::max<std::size_t>(1, d.q.size()));
@@ -183,10 +193,9 @@ class CudaBackend final : public Backend {
       aa_row_cell_.upload(rows.row_cell.data(), rows.row_cell.size());
       for (auto& sn : snap_) sn.resize(std::max<std::size_t>(1, std::size_t(L::Q) * rows.row_cell.size()));
       // The interior cells that keep a snapshot row are flagged on the device copy (see stream_collide_aa).
-      std::vector<std::uint8_t> flags = d.flags;
       for (std::size_t r = std::size_t(rows.boundary_rows); r < rows.row_cell.size(); ++r)
-        flags[std::size_t(rows.row_cell[r])] |= cell::aa_snapshot;
-      flags_.upload(flags.data(), flags.size());
+        device_flags[std::size_t(rows.row_cell[r])] |= cell::aa_snapshot;
+      flags_.upload(device_flags.data(), device_flags.size());
     }
     g_.flags = flags_.data();
     g_.link = link_.data();

@@ -184,7 +184,7 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksRoles<L>)
   }
   R f[L::Q];
   pull_interior<L, R>(g, acc, x, y, z, f);
-  collide_and_store<L, R, Sponge>(g, k, acc, x, y, z, n, f);
+  collide_and_store<L, R, Sponge>(g, k, acc, x, y, z, n, f, (flag & cell::sponge) != 0);
 }
 
 // Variant "tiled": a block of TX×TY cells stages each population's tile plus a one-cell halo in shared memory,
@@ -238,7 +238,7 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>) stream_colli
   if (is_interior<L>(g, flag, x, y, z)) {
     // Cells that boundary cells read (flagged on this backend's copy) also refresh their snapshot row.
     const std::int32_t row = (flag & cell::aa_snapshot) ? s.row[n] : -1;
-    aa_interior_update<L, T, R, Odd, Sponge>(g, k, s.f, x, y, z, s.snap_next, s.rows, row);
+    aa_interior_update<L, T, R, Odd, Sponge>(g, k, s.f, x, y, z, s.snap_next, s.rows, row, (flag & cell::sponge) != 0);
     return;
   }
   AABoundaryAccess<L, T, R> acc{g, s};
@@ -266,7 +266,7 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>)
   const std::uint8_t flag = g.flags[n];
   if (!is_interior<L>(g, flag, x, y, z)) return;  // solid cells, and the list's
   const std::int32_t row = (flag & cell::aa_snapshot) ? s.row[n] : -1;
-  aa_interior_update<L, T, R, Odd, Sponge>(g, k, s.f, x, y, z, s.snap_next, s.rows, row);
+  aa_interior_update<L, T, R, Odd, Sponge>(g, k, s.f, x, y, z, s.snap_next, s.rows, row, (flag & cell::sponge) != 0);
 }
 
 template <class L, class T>

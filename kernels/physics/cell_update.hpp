@@ -11,7 +11,7 @@ namespace aerolbm {
 // (with wrap-around on periodic axes).
 template <class L>
 AEROLBM_HD bool is_interior(const GridView& g, std::uint8_t flag, int x0, int x1, int x2) {
-  if ((flag & ~cell::aa_snapshot) != cell::fluid) return false;
+  if ((flag & ~(cell::aa_snapshot | cell::sponge)) != cell::fluid) return false;
   const int x[3] = {x0, x1, x2};
   AEROLBM_UNROLL
   for (int a = 0; a < L::D; ++a) {
@@ -25,7 +25,7 @@ template <class L>
 AEROLBM_HD bool is_tile_interior(const GridView& g, std::uint8_t flag, int x0, int x1, int x2) {
   const bool edge = x0 == 0 || x0 == g.n[0] - 1 || x1 == 0 || x1 == g.n[1] - 1 ||
                     (L::D == 3 && (x2 == 0 || x2 == g.n[2] - 1));
-  return !edge && flag == cell::fluid;
+  return !edge && (flag & ~(cell::aa_snapshot | cell::sponge)) == cell::fluid;
 }
 
 // Plain pull streaming for an interior cell: population i comes from the neighbour at −c_i, wrapped around
@@ -46,12 +46,14 @@ AEROLBM_HD void pull_interior(const GridView& g, const Acc& acc, int x0, int x1,
 }
 
 // Collide (and the sponge layer, where the cell lies in it) and store: the second half of every update.
-// `Sponge` = false: a grid known to have no sponge (the periodic box's kernel leaves its test out).
+// `Sponge` = false: a grid known to have no sponge (the periodic box's kernel leaves its test out). `in_layer` =
+// false: the caller knows the cell is outside the layer (cell::sponge not set on the CUDA backend's flags).
 template <class L, class R, bool Sponge = true, class Acc>
 AEROLBM_HD void collide_and_store(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2,
-                                  std::int64_t n, R (&f)[L::Q]) {
+                                  std::int64_t n, R (&f)[L::Q], bool in_layer = true) {
   collide<L, R>(f, k.coll);
-  if constexpr (Sponge) sponge_cell<L, typename Acc::stored_type, R>(g, k, x0, x1, x2, f);
+  if constexpr (Sponge)
+    if (in_layer) sponge_cell<L, typename Acc::stored_type, R>(g, k, x0, x1, x2, f);
   AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
 }

@@ -36,6 +36,10 @@ inline constexpr std::uint8_t ghost = 0x20;
 // flags for the interior cells whose populations its boundary cells read (they keep a snapshot row). The physics
 // ignores it.
 inline constexpr std::uint8_t aa_snapshot = 0x40;
+// Bookkeeping too: the CUDA backend marks the cells of the sponge layer (sponge_sigma > 0) on its copy of the flags,
+// so its interior kernels test one bit that is in a register anyway where every cell computed the distance to the
+// sponge faces (the CPU walks its rows in from the faces instead). The physics ignores it.
+inline constexpr std::uint8_t sponge = 0x80;
 }  // namespace cell
 
 // Per-step physics parameters in lattice units (what the per-cell functions need besides the data).

@@ -112,10 +112,12 @@ AEROLBM_HD void aa_gather_row(const GridView& g, const AAStorage<T>& s, std::int
 // layout is a template parameter so each GPU kernel carries one access pattern (fewer registers).
 //
 // `snap_row` ≥ 0 (the CUDA backend): the cell also writes its new populations into that row of `snap_next`, where
-// the boundary cells read them in the next step (the CPU gathers them before each step instead).
+// the boundary cells read them in the next step (the CPU gathers them before each step instead). `in_layer` = false:
+// the caller knows the cell is outside the sponge layer (collide_and_store).
 template <class L, class T, class R, bool Odd, bool Sponge = true>
 AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k, T* f, int x0, int x1, int x2,
-                                   T* snap_next = nullptr, std::int64_t rows = 0, std::int32_t snap_row = -1) {
+                                   T* snap_next = nullptr, std::int64_t rows = 0, std::int32_t snap_row = -1,
+                                   bool in_layer = true) {
   const std::int64_t cells = g.cells;
   const std::int64_t n = g.index(x0, x1, x2);
   R v[L::Q];
@@ -128,7 +130,8 @@ AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k,
     AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) v[i] = R(f[std::int64_t(i) * cells + n]);
     collide<L, R>(v, k.coll);
-    if constexpr (Sponge) sponge_cell<L, T, R>(g, k, x0, x1, x2, v);
+    if constexpr (Sponge)
+      if (in_layer) sponge_cell<L, T, R>(g, k, x0, x1, x2, v);
     keep();
     AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) f[std::int64_t(opposite(i)) * cells + n] = T(v[i]);
@@ -145,7 +148,8 @@ AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k,
       v[i] = R(f[std::int64_t(opposite(i)) * cells + g.index(sx, sy, sz)]);
     }
     collide<L, R>(v, k.coll);
-    if constexpr (Sponge) sponge_cell<L, T, R>(g, k, x0, x1, x2, v);
+    if constexpr (Sponge)
+      if (in_layer) sponge_cell<L, T, R>(g, k, x0, x1, x2, v);
     keep();
     AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) {
