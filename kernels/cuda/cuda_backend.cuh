@@ -243,7 +243,7 @@ class CudaBackend final : public Backend {
   }
 
   void initialize() override {
-    join_force();
+    flush_sample();
     with_state([&](auto acc) {
       cuda::initialize_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(g_, ramp_.initial(), acc);
     });
@@ -264,7 +264,7 @@ class CudaBackend final : public Backend {
   double timed(const std::function<void()>& work) override {
     AEROLBM_CUDA_CHECK(cudaEventRecord(start_, stream_));
     work();
-    join_force();
+    flush_sample();
     AEROLBM_CUDA_CHECK(cudaEventRecord(stop_, stream_));
     AEROLBM_CUDA_CHECK(cudaEventSynchronize(stop_));
     float ms = 0;
@@ -304,7 +304,7 @@ class CudaBackend final : public Backend {
   double timed_run(std::int64_t steps) override {
     AEROLBM_CUDA_CHECK(cudaEventRecord(start_, stream_));
     enqueue(steps);
-    join_force();
+    flush_sample();
     AEROLBM_CUDA_CHECK(cudaEventRecord(stop_, stream_));
     AEROLBM_CUDA_CHECK(cudaEventSynchronize(stop_));
     float ms = 0;
@@ -438,7 +438,7 @@ class CudaBackend final : public Backend {
 
   void write_populations(const std::vector<double>& f) override {
     if (f.size() != a_.size()) throw std::runtime_error("write_populations: size mismatch");
-    join_force();
+    flush_sample();
     cuda::DeviceBuffer<double> tmp(f.size());
     tmp.upload(f.data(), f.size());
     with_state([&](auto acc) {
@@ -496,7 +496,7 @@ class CudaBackend final : public Backend {
   }
 
   void halo_unpack(int list, bool from_host) override {
-    join_force();
+    flush_sample();
     Halo& h = halos_.at(std::size_t(list));
     cudaStream_t s = in_step_ ? halo_stream_ : stream_;
     T* state = in_step_ ? b_.data() : a_.data();
@@ -517,7 +517,7 @@ class CudaBackend final : public Backend {
       Backend::step_overlapped(e, exchange);
       return;
     }
-    join_force();
+    flush_sample();
     const T* src = a_.data();
     T* dst = b_.data();
     const StepConstants<R> k = ramp_.active() ? ramp_.next() : k_;
@@ -770,7 +770,6 @@ class CudaBackend final : public Backend {
 
   // Before anything that changes the state or uses the force buffers outside a step: the queued sample, launched
   // on its own (the samples inside graphs are joined there).
-  void join_force() { flush_sample(); }
   void flush_sample() {
     if (!deferred_) return;
     launch_sample(deferred_, stream_);
@@ -793,7 +792,7 @@ class CudaBackend final : public Backend {
   // The force kernels for the current state: per-row forces into `per_row` (null: not kept), the total into
   // total[0..2], both on `s` (the main stream unless given).
   void launch_force(double* per_row, double* total) {
-    join_force();  // a queued sample is of this state, and shares the kernel's partial sums
+    flush_sample();  // a queued sample is of this state, and shares the kernel's partial sums
     cudaStream_t s = stream_;
     if (nrows_ > 0) {
       with_state([&](auto acc) {
