@@ -15,6 +15,7 @@
 
 #include "src/app/commands.hpp"
 #include "src/io/json.hpp"
+#include "src/solver/backend_select.hpp"
 
 #ifdef AEROLBM_HAVE_ATTENTION
 #include "kernels/attention/attention.hpp"
@@ -93,10 +94,8 @@ double check_sample(const Shape& s, const at::DeviceBf16& q, const at::DeviceBf1
 }
 
 int run_attention_bench(const AttentionBenchArgs& a) {
-  if (cuda_device_count() == 0) {
-    std::cerr << "error: bench attention needs a CUDA device: " << cuda_device_summary() << "\n";
-    return kBadInput;
-  }
+  if (cuda_device_count() == 0)
+    throw BackendUnavailable("bench attention needs a CUDA device: " + cuda_device_summary());
   std::vector<Shape> shapes;
   if (!a.no_standard)
     for (int d : a.head_dims)
@@ -106,29 +105,25 @@ int run_attention_bench(const AttentionBenchArgs& a) {
       }
   if (!a.no_model)
     for (int D : a.model_dims) {
-      if (D % a.model_heads != 0) {
-        std::cerr << "error: --model-dims " << D << " is not divisible by --model-heads " << a.model_heads << "\n";
-        return kBadInput;
-      }
+      if (D % a.model_heads != 0)
+        throw InputError("--model-dims " + std::to_string(D) + " is not divisible by --model-heads " +
+                         std::to_string(a.model_heads));
       shapes.push_back({"model D=" + std::to_string(D) + " H=" + std::to_string(a.model_heads), 1, a.model_heads,
                         a.model_tokens, a.model_tokens, D / a.model_heads});
     }
   for (const Shape& s : shapes)
-    if (s.d != 32 && s.d != 64 && s.d != 128) {
-      std::cerr << "error: head dim " << s.d << " (" << s.kind << ") is not supported: expected 32, 64 or 128\n";
-      return kBadInput;
-    }
+    if (s.d != 32 && s.d != 64 && s.d != 128)
+      throw InputError("head dim " + std::to_string(s.d) + " (" + s.kind +
+                       ") is not supported: expected 32, 64 or 128");
 
   std::printf("aerolbm bench attention: %s\n", cuda_device_summary().c_str());
   std::printf("bf16 in/out, fp32 softmax and accumulation; TFLOP/s = 4*B*H*Nq*Nk*d / median of %d repeats "
               "(each >= %.0f ms of back-to-back calls) after %d warm-up calls\n",
               a.repeats, a.min_ms, a.warmup);
   for (int v : a.variants)
-    if (v < 0 || v >= at::kAttentionVariants) {
-      std::cerr << "error: --variants " << v << " does not exist (expected 0 to " << at::kAttentionVariants - 1
-                << ")\n";
-      return kBadInput;
-    }
+    if (v < 0 || v >= at::kAttentionVariants)
+      throw InputError("--variants " + std::to_string(v) + " does not exist (expected 0 to " +
+                       std::to_string(at::kAttentionVariants - 1) + ")");
   std::printf("%-18s %3s %3s %7s %7s %4s %-13s %-11s %10s %9s %10s\n", "shape", "B", "H", "Nq", "Nk", "d", "tile",
               "splits", "median ms", "TFLOP/s", "check err");
   Json rows = Json::array();
@@ -219,8 +214,7 @@ int run_attention_bench(const AttentionBenchArgs& a) {
 }
 #else
 int run_attention_bench(const AttentionBenchArgs&) {
-  std::cerr << "error: bench attention needs a CUDA build of aerolbm (configure with -DAEROLBM_CUDA=ON)\n";
-  return kBadInput;
+  throw BackendUnavailable("bench attention needs a CUDA build of aerolbm (configure with -DAEROLBM_CUDA=ON)");
 }
 #endif
 
@@ -261,15 +255,13 @@ CLI::App* add_bench_attention_command(CLI::App& bench, int& status) {
       ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_option("--json", a->json, "Also write the results as JSON to this file");
   cmd->callback([&status, a]() {
-    try {
-      status = run_attention_bench(*a);
-    } catch (const std::invalid_argument& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      status = kBadInput;
-    } catch (const std::exception& e) {
-      std::cerr << "error: bench attention failed: " << e.what() << "\n";
-      status = kRunFailure;
-    }
+    status = exit_status("bench attention", [&] {
+      try {
+        return run_attention_bench(*a);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(e.what());  // kernels/attention refuses a shape or option it cannot run
+      }
+    });
   });
   return cmd;
 }

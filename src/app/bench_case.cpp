@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 
 #include "kernels/backend.hpp"
 #include "src/app/commands.hpp"
@@ -115,10 +114,8 @@ int run_bench_case(const BenchCaseArgs& a) {
   PhysicsParams p = physics_params(c, u);
   p.ramp_steps = 0;  // the steps a run takes once the inflow ramp is over (during it they are launched one by one)
   const bool gpu = a.backend == "cuda";
-  if (gpu && cuda_device_count() == 0) {
-    std::cerr << "error: bench --backend cuda: " << cuda_device_summary() << ". Use --backend cpu.\n";
-    return kBadInput;
-  }
+  if (gpu && cuda_device_count() == 0)
+    throw BackendUnavailable("bench --backend cuda: " + cuda_device_summary() + ". Use --backend cpu.");
   const int Q = lattice_q(c.stencil);
   const std::int64_t K = std::max<std::int64_t>(1, c.forces_every);
   const bool per_cell = dimensions(c.stencil) == 3 && body != nullptr;

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <iostream>
 #include <sstream>
 
 #include "kernels/backend.hpp"
@@ -15,6 +14,7 @@
 #include "src/case/case.hpp"
 #include "src/io/json.hpp"
 #include "src/parallel/parallel.hpp"
+#include "src/solver/backend_select.hpp"
 
 namespace aerolbm::app {
 namespace {
@@ -40,7 +40,7 @@ Stencil parse_stencil(const std::string& s) {
   if (s == "D2Q9") return Stencil::D2Q9;
   if (s == "D3Q19") return Stencil::D3Q19;
   if (s == "D3Q27") return Stencil::D3Q27;
-  throw CLI::ValidationError("--lattice", "expected D2Q9, D3Q19 or D3Q27, got '" + s + "'");
+  throw InputError("--lattice: expected D2Q9, D3Q19 or D3Q27, got '" + s + "'");
 }
 
 // A box of about `cells` cells: square in 2D, cubic in 3D, x a multiple of 32 for whole warps.
@@ -76,10 +76,8 @@ int run_bench(const BenchArgs& a_in) {
   const Stencil st = parse_stencil(a.lattice);
   const int Q = lattice_q(st);
   const bool gpu = a.backend == "cuda";
-  if (gpu && cuda_device_count() == 0) {
-    std::cerr << "error: bench --backend cuda: " << cuda_device_summary() << ". Use --backend cpu.\n";
-    return kBadInput;
-  }
+  if (gpu && cuda_device_count() == 0)
+    throw BackendUnavailable("bench --backend cuda: " + cuda_device_summary() + ". Use --backend cpu.");
   PhysicsParams p;
   p.collision = Collision::BGK;
   p.tau = 0.6;
@@ -214,7 +212,7 @@ void add_bench_command(CLI::App& app, int& status) {
   cmd->require_subcommand(0, 1);
   cmd->callback([&status, a, attention, precision_opt, variants_opt]() {
     if (attention->parsed()) return;
-    try {
+    status = exit_status("bench", [&] {
       if (!a->case_file.empty()) {
         BenchCaseArgs c;
         c.file = a->case_file;
@@ -227,20 +225,10 @@ void add_bench_command(CLI::App& app, int& status) {
         c.json = a->json;
         c.frames_every = a->frames_every;
         c.output_dir = a->output_dir;
-        status = run_bench_case(c);
-        return;
+        return run_bench_case(c);
       }
-      status = run_bench(*a);
-    } catch (const CLI::ValidationError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      status = kBadInput;
-    } catch (const CaseError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      status = kBadInput;
-    } catch (const std::exception& e) {
-      std::cerr << "error: bench failed: " << e.what() << "\n";
-      status = kRunFailure;
-    }
+      return run_bench(*a);
+    });
   });
 }
 

@@ -14,7 +14,7 @@ void add_check_command(CLI::App& app, int& status) {
   cmd->add_option("case", *file, "Case file (YAML)")->required();
   cmd->add_option("--set", *sets, "Override a case key: key.path=value (repeatable)");
   cmd->callback([&status, file, sets]() {
-    try {
+    status = exit_status("check", [&] {
       const Case c = load_case(*file, *sets);
       const LatticeUnits u = lattice_units(c);
       const auto body = make_body(c);
@@ -24,11 +24,8 @@ void add_check_command(CLI::App& app, int& status) {
       for (auto f : d.flags) solid += (f & cell::type_mask) == cell::solid;
       std::cout << "  body cells        " << solid << " solid, " << d.wall_cells.size() << " next to the wall\n";
       std::cout << *file << ": OK\n";
-      status = kOk;
-    } catch (const CaseError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      status = kBadInput;
-    }
+      return kOk;
+    });
   });
 }
 

@@ -142,23 +142,7 @@ void add_compare_command(CLI::App& app, int& status) {
   cmd->add_option("--steps", a->steps, "CASE.yaml mode: run exactly this many steps")->check(CLI::PositiveNumber);
   cmd->add_option("--threads", a->threads, "CASE.yaml mode: CPU threads (default: all)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--set", a->sets, "CASE.yaml mode: override a case key: key.path=value (repeatable)");
-  cmd->callback([&status, a]() {
-    try {
-      status = compare(*a);
-    } catch (const CompareInputError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      status = kBadInput;
-    } catch (const CaseError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      status = kBadInput;
-    } catch (const BackendUnavailable& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      status = kBadInput;
-    } catch (const std::exception& e) {
-      std::cerr << "error: compare failed: " << e.what() << "\n";
-      status = kRunFailure;
-    }
-  });
+  cmd->callback([&status, a]() { status = exit_status("compare", [&] { return compare(*a); }); });
 }
 
 }  // namespace aerolbm::app

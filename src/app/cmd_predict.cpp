@@ -77,21 +77,7 @@ void add_predict_command(CLI::App& app, int& status) {
       ->check(CLI::Range(1, 1000));
   cmd->add_flag("--overwrite", a->overwrite, "Replace the outputs already in the output folder");
   cmd->callback([&status, a]() {
-    try {
-      status = predict(load_case(a->file, a->sets), *a);
-    } catch (const CaseError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      status = kBadInput;
-    } catch (const surrogate::ModelFileError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      status = kBadInput;
-    } catch (const BackendUnavailable& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      status = kBadInput;
-    } catch (const std::exception& e) {
-      std::cerr << "error: predict failed: " << e.what() << "\n";
-      status = kRunFailure;
-    }
+    status = exit_status("predict", [&] { return predict(load_case(a->file, a->sets), *a); });
   });
 }
 

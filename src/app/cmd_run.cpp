@@ -203,27 +203,9 @@ void add_run_command(CLI::App& app, int& status) {
   cmd->add_flag("--ignore-resources", a->ignore_resources,
                 "Start even when the memory or disk estimate says the run does not fit");
   cmd->callback([&status, a]() {
-    std::string message;
-    try {
-      status = run(*a);
-      return;
-    } catch (const CaseError& e) {
-      message = "error: " + std::string(e.what());
-      status = kBadInput;
-    } catch (const BackendUnavailable& e) {
-      message = "error: " + std::string(e.what());
-      status = kBadInput;
-    } catch (const std::exception& e) {
-      message = "error: run failed: " + std::string(e.what());
-      status = kRunFailure;
-    }
     // MPI: before the run starts every rank meets the same errors, and rank 0 reports them; later an error may
     // be one rank's alone, so that rank reports it and ends all ranks.
-    if (!g_ranks || g_ranks->root() || g_ranks_started) {
-      if (g_ranks && !g_ranks->root()) message = "rank " + std::to_string(g_ranks->rank()) + ": " + message;
-      std::cerr << message << "\n" << std::flush;
-    }
-    if (g_ranks && g_ranks_started) g_ranks->abort(status);
+    status = exit_status("run", [&] { return run(*a); }, report_on_ranks(g_ranks, g_ranks_started));
   });
 }
 

@@ -94,20 +94,7 @@ void add_sweep_command(CLI::App& app, int& status) {
       ->check(CLI::Range(1, 256));
   cmd->add_option("--threads", a->threads, "CPU threads in all (default: all)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--dry-run", a->dry_run, "List the cases and their splits; run nothing");
-  cmd->callback([&status, a]() {
-    try {
-      status = sweep(*a);
-    } catch (const CaseError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      status = kBadInput;
-    } catch (const BackendUnavailable& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      status = kBadInput;
-    } catch (const std::exception& e) {
-      std::cerr << "error: sweep failed: " << e.what() << "\n";
-      status = kRunFailure;
-    }
-  });
+  cmd->callback([&status, a]() { status = exit_status("sweep", [&] { return sweep(*a); }); });
 }
 
 }  // namespace aerolbm::app

@@ -1,8 +1,8 @@
 #pragma once
 // The work of `aerolbm compare` and `aerolbm predict` as functions, and the checks `aerolbm run` makes on its
 // output folder: the commands parse their options into these, and the Python module (src/python) calls the same
-// functions, so both report the same results and the same errors. Bad input throws CaseError, CompareInputError,
-// surrogate::ModelFileError or BackendUnavailable, with the message the command prints.
+// functions, so both report the same results and the same errors. Bad input throws an InputError (CaseError,
+// CompareInputError, surrogate::ModelFileError or BackendUnavailable) with the message the command prints.
 #include <filesystem>
 #include <optional>
 #include <string>

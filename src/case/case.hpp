@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/physics/params.hpp"
+#include "src/util/input_error.hpp"
 
 namespace aerolbm {
 
@@ -109,10 +110,11 @@ struct Case {
   std::string yaml_text;               // the case exactly as run (after overrides), re-emitted
 };
 
-// Bad input: the message already names file, line, key path, what was expected and what to do.
-class CaseError : public std::runtime_error {
+// Bad input in a case (or sweep, or geometry) file or a --set: the message already names file, line, key path,
+// what was expected and what to do; single problems also carry those parts (InputError::problems()).
+class CaseError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
 // Read, apply --set overrides ("a.b.c=value"), validate. Throws CaseError on any problem.

@@ -17,20 +17,20 @@ std::string read_case_text(const fs::path& file) {
   std::error_code ec;
   const fs::file_status st = fs::status(file, ec);
   if (!fs::exists(st)) {
-    throw CaseError(format_problem(
-        label, "", "an existing case file", "no such file",
-        "Check the path (relative paths start from the current folder, " + fs::current_path(ec).string() + ")."));
+    throw CaseError(InputProblem{
+        label, 0, "", "an existing case file", "no such file",
+        "Check the path (relative paths start from the current folder, " + fs::current_path(ec).string() + ")."});
   }
   if (fs::is_directory(st)) {
-    throw CaseError(format_problem(label, "", "a readable case file", "a folder",
-                                   "Name the .yaml file inside it, e.g. " + (file / "case.yaml").string() + "."));
+    throw CaseError(InputProblem{label, 0, "", "a readable case file", "a folder",
+                                 "Name the .yaml file inside it, e.g. " + (file / "case.yaml").string() + "."});
   }
   std::ifstream in(file, std::ios::binary);
   std::ostringstream buf;
   if (in) buf << in.rdbuf();
   if (!in || in.bad()) {
-    throw CaseError(format_problem(label, "", "a readable case file", "a file that cannot be read",
-                                   "Check its permissions (chmod a+r " + label + ")."));
+    throw CaseError(InputProblem{label, 0, "", "a readable case file", "a file that cannot be read",
+                                 "Check its permissions (chmod a+r " + label + ")."});
   }
   return buf.str();
 }
@@ -39,11 +39,11 @@ YAML::Node parse_case_text(const std::string& text, const std::string& label) {
   try {
     return YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    const std::string where = e.mark.is_null() ? label : label + ":" + std::to_string(e.mark.line + 1);
+    const int line = e.mark.is_null() ? 0 : e.mark.line + 1;
     const std::string column = e.mark.is_null() ? "" : " (column " + std::to_string(e.mark.column + 1) + ")";
-    throw CaseError(format_problem(where, "", "valid YAML", "a syntax error: " + e.msg + column,
-                                   "Check indentation (spaces, not tabs), unclosed brackets or quotes, and a "
-                                   "space after each ':' on this line or the one before."));
+    throw CaseError(InputProblem{label, line, "", "valid YAML", "a syntax error: " + e.msg + column,
+                                 "Check indentation (spaces, not tabs), unclosed brackets or quotes, and a "
+                                 "space after each ':' on this line or the one before."});
   }
 }
 
@@ -83,10 +83,10 @@ Case load_case_text(const std::string& text, const std::string& label, const std
                     const std::vector<std::string>& overrides) {
   YAML::Node root = parse_case_text(text, label);
   if (!root.IsMap()) {
-    throw CaseError(format_problem(root.IsNull() ? label : label + ":" + std::to_string(root.Mark().line + 1), "",
-                                   "a mapping of sections (schema_version, case, physics, geometry, ...)",
-                                   root.IsNull() ? "an empty document" : describe_value(root),
-                                   "Start from a file in cases/ or the example in docs/case_file.md."));
+    throw CaseError(InputProblem{label, root.IsNull() ? 0 : root.Mark().line + 1, "",
+                                 "a mapping of sections (schema_version, case, physics, geometry, ...)",
+                                 root.IsNull() ? "an empty document" : describe_value(root),
+                                 "Start from a file in cases/ or the example in docs/case_file.md."});
   }
 
   Diagnostics diag(label);

@@ -48,44 +48,37 @@ void Diagnostics::note_override(std::string path, std::string set_text) {
   overrides_.emplace_back(std::move(path), std::move(set_text));
 }
 
-std::string Diagnostics::where(std::string_view path, const YAML::Mark& mark) const {
+InputProblem Diagnostics::problem(std::string_view path, const YAML::Mark& mark, std::string_view expected,
+                                  std::string_view got, std::string_view hint) const {
+  InputProblem p{file_, 0, std::string(path), std::string(expected), std::string(got), std::string(hint)};
   // The most specific --set wins: "--set domain.size_chords=[1,2]" explains an error at domain.size_chords[1].
   const std::pair<std::string, std::string>* best = nullptr;
   for (const auto& o : overrides_) {
     if (path_is_under(path, o.first) && (!best || o.first.size() >= best->first.size())) best = &o;
   }
-  if (best) return "command line (" + best->second + ")";
-  if (mark.is_null()) return file_;
-  return file_ + ":" + std::to_string(mark.line + 1);
+  if (best) p.source = "command line (" + best->second + ")";
+  else if (!mark.is_null()) p.line = mark.line + 1;
+  return p;
 }
 
 void Diagnostics::error(std::string_view path, const YAML::Mark& mark, std::string_view expected, std::string_view got,
                         std::string_view hint) {
-  errors_.push_back(format_problem(where(path, mark), path, expected, got, hint));
+  errors_.push_back(problem(path, mark, expected, got, hint));
 }
 
 void Diagnostics::fail(std::string_view path, const YAML::Mark& mark, std::string_view expected, std::string_view got,
                        std::string_view hint) const {
-  throw CaseError(format_problem(where(path, mark), path, expected, got, hint));
+  throw CaseError(problem(path, mark, expected, got, hint));
 }
 
 void Diagnostics::throw_if_errors() const {
   if (errors_.empty()) return;
   std::string text;
-  for (std::size_t i = 0; i < errors_.size() && i < kMaxReported; ++i) text += (i ? "\n" : "") + errors_[i];
+  for (std::size_t i = 0; i < errors_.size() && i < kMaxReported; ++i)
+    text.append(i ? "\n" : "").append(errors_[i].text());
   if (errors_.size() > kMaxReported)
     text += "\n(" + std::to_string(errors_.size() - kMaxReported) + " more problems not shown; fix these first)";
-  throw CaseError(text);
-}
-
-std::string format_problem(std::string_view where, std::string_view path, std::string_view expected,
-                           std::string_view got, std::string_view hint) {
-  std::string s(where);
-  s += ": ";
-  if (!path.empty()) s += std::string(path) + ": ";
-  s += "expected " + std::string(expected) + ", got " + std::string(got) + ".";
-  if (!hint.empty()) s += " " + std::string(hint);
-  return s;
+  throw CaseError(errors_, text);
 }
 
 std::string describe_value(const YAML::Node& node) {

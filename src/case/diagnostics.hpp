@@ -1,13 +1,16 @@
 #pragma once
 // Problem reports for case files: where a value came from (file:line or a --set), and one message format for all
-// of them: "<where>: <key.path>: expected <what>, got <what>. <what to do>". Problems found while reading keys are
-// collected so a user sees all of them in one go; structural ones (syntax, missing file) are thrown at once.
+// of them (InputProblem, src/util/input_error.hpp): "<where>: <key.path>: expected <what>, got <what>. <what to
+// do>". Problems found while reading keys are collected so a user sees all of them in one go; structural ones
+// (syntax, missing file) are thrown at once.
 #include <yaml-cpp/yaml.h>
 
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "src/util/input_error.hpp"
 
 namespace aerolbm {
 
@@ -19,8 +22,10 @@ class Diagnostics {
   // "--set physics.mach=0.45"; later errors about them point at the command line, not the file.
   void note_override(std::string path, std::string set_text);
 
-  // "cases/x.yaml:12", "cases/x.yaml" (no line known) or "command line (--set physics.mach=0.45)".
-  std::string where(std::string_view path, const YAML::Mark& mark) const;
+  // The problem at `path`, located: in "cases/x.yaml" at line 12 (none when the mark is null), or on
+  // "command line (--set physics.mach=0.45)" when a --set gave the value.
+  InputProblem problem(std::string_view path, const YAML::Mark& mark, std::string_view expected, std::string_view got,
+                       std::string_view hint) const;
 
   void error(std::string_view path, const YAML::Mark& mark, std::string_view expected, std::string_view got,
              std::string_view hint);
@@ -36,11 +41,8 @@ class Diagnostics {
  private:
   std::string file_;
   std::vector<std::pair<std::string, std::string>> overrides_;  // path -> --set text, latest last
-  std::vector<std::string> errors_;
+  std::vector<InputProblem> errors_;
 };
-
-std::string format_problem(std::string_view where, std::string_view path, std::string_view expected,
-                           std::string_view got, std::string_view hint);
 
 // What a user wrote, for the "got ..." part: 0.45, 'fast', the quoted string "0.1", the list [1, 2], nothing.
 std::string describe_value(const YAML::Node& node);

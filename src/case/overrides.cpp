@@ -26,7 +26,7 @@ std::vector<std::string> split_dots(const std::string& path) {
 
 [[noreturn]] void fail(const std::string& label, const std::string& path, const std::string& expected,
                        const std::string& got, const std::string& hint) {
-  throw CaseError(format_problem("command line (" + label + ")", path, expected, got, hint));
+  throw CaseError(InputProblem{"command line (" + label + ")", 0, path, expected, got, hint});
 }
 
 // Walks the schema along the path; every step must name a key that exists at that level.

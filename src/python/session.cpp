@@ -10,13 +10,10 @@
 #include "src/app/run_folder.hpp"
 #include "src/case/case.hpp"
 #include "src/case/units.hpp"
-#include "src/compare/input_error.hpp"
 #include "src/geometry/make_body.hpp"
-#include "src/solver/backend_select.hpp"
 #include "src/solver/frame_builder.hpp"
 #include "src/solver/resources.hpp"
 #include "src/solver/simulation.hpp"
-#include "src/surrogate/model_file.hpp"
 #include "src/surrogate/prediction.hpp"
 
 namespace aerolbm::session {
@@ -24,20 +21,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Runs fn, turning the solver's bad-input exceptions (exit status 2 on the command line) into InputError and its
-// run-time failures (exit status 1) into RunFailure, with their messages unchanged.
+// Runs fn, turning the solver's run-time failures (exit status 1 on the command line) into RunFailure, with their
+// messages unchanged. Bad input (exit status 2) passes as it is: every such error is an InputError.
 template <class Fn>
 auto guarded(Fn&& fn) -> decltype(fn()) {
   try {
     return fn();
-  } catch (const CaseError& e) {
-    throw InputError(e.what());
-  } catch (const CompareInputError& e) {
-    throw InputError(e.what());
-  } catch (const surrogate::ModelFileError& e) {
-    throw InputError(e.what());
-  } catch (const BackendUnavailable& e) {
-    throw InputError(e.what());
   } catch (const RunError& e) {
     throw RunFailure(e.what());
   }

@@ -14,16 +14,16 @@
 #include <string>
 #include <vector>
 
+#include "src/util/input_error.hpp"
+
 #define AEROLBM_SESSION_API __attribute__((visibility("default")))
 
 namespace aerolbm::session {
 
 // Bad input, exit status 2 on the command line (a case key, a file, an output folder, a backend that is not
-// there): the command line's message, which names the file, line, key, what was expected and what to do.
-class AEROLBM_SESSION_API InputError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// there): the command line's own error (CaseError, CompareInputError, ... derive from it) with its message, which
+// names the file, line, key, what was expected and what to do. Standard library only.
+using InputError = aerolbm::InputError;
 
 // A failure while running, exit status 1 on the command line: divergence, I/O errors, --fail-above exceeded.
 class AEROLBM_SESSION_API RunFailure : public std::runtime_error {

@@ -1,16 +1,16 @@
 #pragma once
 #include <memory>
-#include <stdexcept>
 #include <string>
 
 #include "kernels/backend.hpp"
+#include "src/util/input_error.hpp"
 
 namespace aerolbm {
 
 // A backend that cannot be had (no GPU for --backend cuda, a precision the backend lacks): bad usage, exit 2.
-class BackendUnavailable : public std::runtime_error {
+class BackendUnavailable : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
 // which: auto (the GPU when one is present, else the CPU) | cpu | cuda.

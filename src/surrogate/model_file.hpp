@@ -2,18 +2,18 @@
 // Reads and checks a model.h5 (postprocess/surrogate/SCHEMA.md, format aerolbm-surrogate, version 1): format and
 // version first, then every attribute, every dataset and every shape, before any inference runs.
 #include <filesystem>
-#include <stdexcept>
 
 #include "src/surrogate/model.hpp"
+#include "src/util/input_error.hpp"
 
 namespace aerolbm::surrogate {
 
 // A model file that cannot be used (missing, not HDF5, wrong format or version, a missing dataset or attribute,
 // a wrong shape, non-finite weights): bad input, exit status 2. The message names the file, the object, what was
 // expected, what was found and what to do.
-class ModelFileError : public std::runtime_error {
+class ModelFileError : public InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using InputError::InputError;
 };
 
 inline constexpr const char* kModelFormat = "aerolbm-surrogate";

@@ -52,17 +52,17 @@ std::string read_text(const fs::path& file) {
   std::error_code ec;
   const fs::file_status st = fs::status(file, ec);
   if (!fs::exists(st))
-    throw CaseError(format_problem(file.string(), "", "an existing sweep file", "no such file",
-                                   "Check the path (relative paths start from the current folder, " +
-                                       fs::current_path(ec).string() + ")."));
+    throw CaseError(InputProblem{file.string(), 0, "", "an existing sweep file", "no such file",
+                                 "Check the path (relative paths start from the current folder, " +
+                                     fs::current_path(ec).string() + ")."});
   if (fs::is_directory(st))
-    throw CaseError(format_problem(file.string(), "", "a sweep file", "a folder", "Name the .yaml file inside it."));
+    throw CaseError(InputProblem{file.string(), 0, "", "a sweep file", "a folder", "Name the .yaml file inside it."});
   std::ifstream in(file, std::ios::binary);
   std::ostringstream buf;
   if (in) buf << in.rdbuf();
   if (!in || in.bad())
-    throw CaseError(format_problem(file.string(), "", "a readable sweep file", "a file that cannot be read",
-                                   "Check its permissions."));
+    throw CaseError(InputProblem{file.string(), 0, "", "a readable sweep file", "a file that cannot be read",
+                                 "Check its permissions."});
   return buf.str();
 }
 
@@ -211,9 +211,9 @@ SweepSpec read_sweep(const fs::path& file) {
   try {
     root = YAML::Load(s.text);
   } catch (const YAML::ParserException& e) {
-    const std::string where = e.mark.is_null() ? label : label + ":" + std::to_string(e.mark.line + 1);
-    throw CaseError(format_problem(where, "", "valid YAML", "a syntax error: " + e.msg,
-                                   "Check indentation (spaces, not tabs), brackets and quotes."));
+    throw CaseError(InputProblem{label, e.mark.is_null() ? 0 : e.mark.line + 1, "", "valid YAML",
+                                 "a syntax error: " + e.msg,
+                                 "Check indentation (spaces, not tabs), brackets and quotes."});
   }
   Diagnostics diag(label);
   if (!root.IsMap()) {
