@@ -38,7 +38,7 @@ inline Isa cpu_isa() {
   Isa best = Isa::base;
 #if AEROLBM_CPU_X86
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2")) best = Isa::avx2;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) best = Isa::avx2;
   if (__builtin_cpu_supports("x86-64-v4")) best = Isa::avx512;
 #endif
   if (const char* want = std::getenv("AEROLBM_CPU_ISA")) {
@@ -120,16 +120,18 @@ RowPlan build_row_plan(const GridView& g, bool in_place) {
 
 // The branches collide takes on loop-invariant constants, fixed at compile time so that the vector loop has none:
 // Force = k.has_force; Les = no_les unless k.les_c > 0, else les_bgk or les_trt after k.trt (which only the
-// Smagorinsky path reads). fixed_constants only ever sees the values k already has, so the arithmetic is
-// unchanged; the compiler sees constants where it saw loads.
-enum Les : int { no_les = 0, les_bgk = 1, les_trt = 2 };
+// Smagorinsky path reads); the entropic collision (k.entropic) takes kbc, or kbc_les with Smagorinsky.
+// fixed_constants only ever sees the values k already has, so the arithmetic is unchanged; the compiler sees
+// constants where it saw loads.
+enum Les : int { no_les = 0, les_bgk = 1, les_trt = 2, kbc = 3, kbc_les = 4 };
 
 template <class R, bool Force, int Les>
 AEROLBM_HD CollisionConstants<R> fixed_constants(const CollisionConstants<R>& k) {
   CollisionConstants<R> c = k;
   c.has_force = Force;
-  if constexpr (Les == no_les) c.les_c = R(0);
+  if constexpr (Les == no_les || Les == kbc) c.les_c = R(0);
   c.trt = Les == les_trt;
+  c.entropic = Les == kbc || Les == kbc_les;
   return c;
 }
 
@@ -138,7 +140,7 @@ AEROLBM_HD CollisionConstants<R> fixed_constants(const CollisionConstants<R>& k)
 // -fno-math-errno, as sqrt would otherwise branch to set errno; the values are the same.)
 template <class R, int Les>
 AEROLBM_HD bool les_branch_known(const CollisionConstants<R>& k) {
-  return Les == no_les || k.les_c > R(0);
+  return Les == no_les || Les == kbc || k.les_c > R(0);
 }
 
 // Neighbour rows of row (y, z), wrapped as pull_interior wraps them.
@@ -286,7 +288,7 @@ AEROLBM_HD void aa_row(const GridView& g, std::int64_t stride, const CollisionCo
 
 AEROLBM_CPU_ROW_VARIANTS(base, )
 #if AEROLBM_CPU_X86
-AEROLBM_CPU_ROW_VARIANTS(avx2, __attribute__((target("avx2"))))
+AEROLBM_CPU_ROW_VARIANTS(avx2, __attribute__((target("avx2,fma"))))
 AEROLBM_CPU_ROW_VARIANTS(avx512, __attribute__((target("arch=x86-64-v4"))))
 AEROLBM_CPU_ROW_VARIANTS(avx512_256, __attribute__((target("arch=x86-64-v4,prefer-vector-width=256"))))
 #endif
@@ -336,12 +338,23 @@ struct RunKernels {
     aa_even = &aa_run_base<L, T, R, Force, Les, false>;
     aa_odd = &aa_run_base<L, T, R, Force, Les, true>;
   }
+  template <bool Force>
+  void pick(Les les) {
+    switch (les) {
+      case no_les: return set<Force, no_les>();
+      case les_bgk: return set<Force, les_bgk>();
+      case les_trt: return set<Force, les_trt>();
+      case kbc: return set<Force, kbc>();
+      case kbc_les: return set<Force, kbc_les>();
+    }
+  }
   explicit RunKernels(const CollisionConstants<R>& k) : isa(cpu_isa()) {
-    const Les les = !(k.les_c > R(0)) ? no_les : (k.trt ? les_trt : les_bgk);
+    const bool les_on = k.les_c > R(0);
+    const Les les = k.entropic ? (les_on ? kbc_les : kbc) : (!les_on ? no_les : (k.trt ? les_trt : les_bgk));
     if (k.has_force) {
-      les == no_les ? set<true, no_les>() : (les == les_bgk ? set<true, les_bgk>() : set<true, les_trt>());
+      pick<true>(les);
     } else {
-      les == no_les ? set<false, no_les>() : (les == les_bgk ? set<false, les_bgk>() : set<false, les_trt>());
+      pick<false>(les);
     }
   }
 };

@@ -875,6 +875,9 @@ class CudaBackend final : public Backend {
 
 template <class L>
 std::unique_ptr<Backend> make_cuda_backend_for(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p) {
+  // Device code of a plain lattice has no entropic path (collide, kernels/physics/collision.hpp).
+  if ((p.collision == Collision::KBC) != kEntropicLattice<L>)
+    throw std::logic_error("make_cuda_backend_for: the kernels' collision family does not match lattice.collision");
   switch (cfg.precision) {
     case Precision::FP32: return std::make_unique<CudaBackend<L, float>>(cfg, d, p);
     case Precision::FP16S: return std::make_unique<CudaBackend<L, __half>>(cfg, d, p);

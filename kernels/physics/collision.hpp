@@ -1,5 +1,5 @@
 #pragma once
-// BGK and TRT collision with Guo's body-force term, on one cell's shifted populations (in place).
+// BGK, TRT and entropic (KBC) collision with Guo's body-force term, on one cell's shifted populations (in place).
 // TRT relaxes the symmetric part of each opposite pair with ω+ = 1/τ (sets the viscosity) and the antisymmetric
 // part with ω− chosen from the magic parameter Λ = (1/ω+ − ½)(1/ω− − ½); Λ = 3/16 puts a half-way bounce-back wall
 // exactly half-way for Poiseuille flow, whatever τ.
@@ -26,6 +26,7 @@ struct CollisionConstants {
   R tau0;
   R magic;
   bool trt;
+  bool entropic;  // KBC (collide_entropic): the shear relaxes with ω+, the rest at a rate chosen per cell
 };
 
 // TRT's magic parameter as a run uses it: the case's Λ, lowered where a velocity inlet would make it unstable. With
@@ -49,14 +50,15 @@ inline double stable_trt_magic(double magic, double tau, double u_max) {
 
 template <class R>
 inline CollisionConstants<R> make_collision_constants(bool trt, double tau, double magic, const double (&force)[3],
-                                                      double smagorinsky = 0) {
+                                                      double smagorinsky = 0, bool entropic = false) {
   CollisionConstants<R> k{};
   k.les_c = R(18.0 * 1.4142135623730951 * smagorinsky * smagorinsky);
   k.tau0 = R(tau);
   k.magic = R(magic);
-  k.trt = trt;
+  k.trt = trt && !entropic;
+  k.entropic = entropic;
   const double wp = 1.0 / tau;
-  const double wm = trt ? 1.0 / (magic / (tau - 0.5) + 0.5) : wp;
+  const double wm = k.trt ? 1.0 / (magic / (tau - 0.5) + 0.5) : wp;
   k.omega_plus = R(wp);
   k.omega_minus = R(wm);
   k.has_force = false;
@@ -67,14 +69,165 @@ inline CollisionConstants<R> make_collision_constants(bool trt, double tau, doub
   return k;
 }
 
-// Collide pre-collision populations f (shifted) in place. Returns the moments used (pre-collision velocity).
+// The relaxation time with Smagorinsky's eddy viscosity, from the non-equilibrium momentum flux Π (xx, yy, zz,
+// xy, xz, yz) of the cell (header comment).
+template <class R>
+AEROLBM_HD R smagorinsky_tau(const CollisionConstants<R>& k, const R (&pi)[6], R rho) {
+  using std::sqrt;  // float overloads on the host, as on the device
+  const R pp = pi[0] * pi[0] + pi[1] * pi[1] + pi[2] * pi[2] + R(2) * (pi[3] * pi[3] + pi[4] * pi[4] + pi[5] * pi[5]);
+  return R(0.5) * (k.tau0 + sqrt(k.tau0 * k.tau0 + k.les_c * sqrt(pp) / rho));
+}
+
+// Guo's source term S_i = w_i (3 c·F − 3 u·F + 9 (c·u)(c·F)) of population i.
 template <class L, class R>
-AEROLBM_HD Moments<L, R> collide(R (&f)[L::Q], const CollisionConstants<R>& k) {
+AEROLBM_HD R guo_source(int i, const R (&u)[3], const R (&F)[3], R uF) {
+  R cu = 0, cF = 0;
+  AEROLBM_UNROLL
+  for (int a = 0; a < 3; ++a) {
+    if (L::c(i, a) != 0) {
+      cu += R(L::c(i, a)) * u[a];
+      cF += R(L::c(i, a)) * F[a];
+    }
+  }
+  return R(L::w(i)) * (R(3) * cF - R(3) * uF + R(9) * cu * cF);
+}
+
+// Entropic multi-relaxation collision (KBC: Karlin, Bösch & Chikatamarla, Phys. Rev. E 90, 031302, 2014; Bösch,
+// Chikatamarla & Karlin, Phys. Rev. E 92, 043309, 2015). The non-equilibrium part f_neq = f − f_eq splits into its
+// shear part Δs, the traceless second moment P = dev Σ c c f_neq put back on the populations through the
+// second-order Hermite polynomial (Δs_i = 4.5 w_i c_i·P·c_i: the moments of Δs are P and nothing of lower order),
+// and the rest Δh = f_neq − Δs (the trace of the stress, the third and higher moments: the modes BGK leaves
+// undamped as τ → ½). The shear relaxes at ω = 1/τ as in BGK, which sets the viscosity; the rest relaxes at β γ,
+// with β = ω/2 and γ chosen in every cell so that the post-collision state has the least entropy production that
+// the H-theorem allows (to first order):
+//   f ← f − β (2 Δs + γ Δh),   γ = 1/β − (2 − 1/β) ⟨Δs|Δh⟩ / ⟨Δh|Δh⟩,   ⟨X|Y⟩ = Σ_i X_i Y_i / f_eq,i
+// (1/f_eq,i taken to second order in u, below)
+// (γ = 2 is BGK; ⟨Δh|Δh⟩ = 0: BGK). The per-cell γ is what keeps it stable at τ − ½ ~ 10⁻⁵: with γ = 1/β (the rest
+// relaxed to equilibrium outright) a periodic double shear layer diverges as early as with BGK
+// (docs/numerics.md). Guo's source enters as in BGK, with the factor 1 − ω/2; with Smagorinsky ω follows the
+// eddy viscosity from |Π| as in BGK.
+template <class L, class R>
+AEROLBM_HD Moments<L, R> collide_entropic(R (&f)[L::Q], const CollisionConstants<R>& k) {
+  // Written for the arithmetic to hide behind memory (it runs at the bandwidth of the populations it moves): Π
+  // from the raw second moments, not from f − f_eq; f_eq evaluated twice per population (the sums, the update)
+  // rather than kept (19 or 27 more registers); products and sums as explicit fused multiply-adds. fma rounds
+  // once, the same on every IEEE machine, so the CPU and the GPU still compute the same numbers (the rest of the
+  // physics is built without contraction, -fmad=false / -ffp-contract=off, for the same reason).
+  using std::fma;
+  const R half[3] = {R(0.5) * k.force[0], R(0.5) * k.force[1], R(0.5) * k.force[2]};
+  const Moments<L, R> m = moments<L, R>(f, half);
+  // Π = Σ c c f̃ − ρ u u − (ρ − 1) I/3 (f̃ = f − w, and the equilibrium's flux ρ u u + ρ I/3; u with half the force).
+  R pi[6] = {0, 0, 0, 0, 0, 0};  // xx, yy, zz, xy, xz, yz
+  AEROLBM_UNROLL
+  for (int i = 1; i < L::Q; ++i) {
+    const int cx = L::c(i, 0), cy = L::c(i, 1), cz = L::c(i, 2);
+    if (cx) pi[0] += f[i];
+    if (cy) pi[1] += f[i];
+    if (cz) pi[2] += f[i];
+    if (cx && cy) pi[3] += R(cx * cy) * f[i];
+    if (cx && cz) pi[4] += R(cx * cz) * f[i];
+    if (cy && cz) pi[5] += R(cy * cz) * f[i];
+  }
+  const R third = R(1.0 / 3.0), rs3 = m.rho_s * third;
+  const R ru[3] = {m.rho * m.u[0], m.rho * m.u[1], m.rho * m.u[2]};
+  pi[0] = fma(-ru[0], m.u[0], pi[0]) - rs3;
+  pi[1] = fma(-ru[1], m.u[1], pi[1]) - rs3;
+  pi[3] = fma(-ru[0], m.u[1], pi[3]);
+  if constexpr (L::D == 3) {
+    pi[2] = fma(-ru[2], m.u[2], pi[2]) - rs3;
+    pi[4] = fma(-ru[0], m.u[2], pi[4]);
+    pi[5] = fma(-ru[1], m.u[2], pi[5]);
+  }
+  const bool les = k.les_c > R(0);
+  const R tau = les ? smagorinsky_tau<R>(k, pi, m.rho) : k.tau0;
+  const R omega = les ? R(1) / tau : k.omega_plus;
+  const R trace = (pi[0] + pi[1] + pi[2]) * (L::D == 3 ? third : R(0.5));
+  const R P[6] = {pi[0] - trace, pi[1] - trace, pi[2] - trace, pi[3], pi[4], pi[5]};
+  // Δs_i / (4.5 w_i) = c_i·P·c_i (P's zz is not used on a 2D lattice, where c_z = 0).
+  const auto cpc = [&P](int i) {
+    const int cx = L::c(i, 0), cy = L::c(i, 1), cz = L::c(i, 2);
+    R v = 0;
+    if (cx) v += P[0];
+    if (cy) v += P[1];
+    if (cz) v += P[2];
+    if (cx && cy) v = fma(R(2 * cx * cy), P[3], v);
+    if (cx && cz) v = fma(R(2 * cx * cz), P[4], v);
+    if (cy && cz) v = fma(R(2 * cy * cz), P[5], v);
+    return v;
+  };
+  const auto cu_of = [&m](int i) {
+    R cu = 0;
+    AEROLBM_UNROLL
+    for (int a = 0; a < 3; ++a) {
+      if (L::c(i, a) > 0) cu += m.u[a];
+      if (L::c(i, a) < 0) cu -= m.u[a];
+    }
+    return cu;
+  };
+  const R uu = fma(m.u[0], m.u[0], fma(m.u[1], m.u[1], m.u[2] * m.u[2]));
+  // Shifted equilibrium w (ρ − 1) + w ρ (3 c·u + 4.5 (c·u)² − 1.5 u²).
+  const R eq0 = R(-1.5) * uu;
+  const auto feq_of = [&m, eq0](int i, R cu) {
+    const R w = R(L::w(i));
+    return w * fma(m.rho, fma(R(4.5) * cu, cu, fma(R(3), cu, eq0)), m.rho_s);
+  };
+  // With a body force f_neq also carries −F/2 of momentum (f_eq's velocity holds half the force): its first-order
+  // Hermite part Δj_i = −1.5 w_i c_i·F relaxes with ω as in BGK, so the momentum gains exactly F, and it is kept
+  // out of Δh and of γ.
+  const auto dj = [&k](int i) {
+    R cF = 0;
+    AEROLBM_UNROLL
+    for (int a = 0; a < 3; ++a) {
+      if (L::c(i, a) > 0) cF += k.force[a];
+      if (L::c(i, a) < 0) cF -= k.force[a];
+    }
+    return R(-1.5 * L::w(i)) * cF;
+  };
+  // The entropic scalar product's weights 1/f_eq,i to second order in u, less the factor 1/ρ, which cancels in γ:
+  // (1 − 3 c·u + 4.5 (c·u)² + 1.5 u²) / w_i, positive for every u. No division per population; the exact weights,
+  // tried, kept the double shear layer of tests/unit/test_collision_entropic.cpp just as bounded.
+  const R wt0 = fma(R(1.5), uu, R(1));
+  R sh = 0, hh = 0;
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) {
+    const R cu = cu_of(i);
+    f[i] -= feq_of(i, cu);  // f becomes f_neq
+    const R ds = R(4.5 * L::w(i)) * cpc(i);
+    R dh = f[i] - ds;
+    if (k.has_force && i > 0) dh -= dj(i);
+    const R r = dh * (R(1.0 / L::w(i)) * fma(R(4.5) * cu, cu, fma(R(-3), cu, wt0)));
+    sh = fma(ds, r, sh);
+    hh = fma(dh, r, hh);
+  }
+  // β = ω/2 and 1/β = 2τ (τ with the eddy viscosity under Smagorinsky).
+  const R beta = R(0.5) * omega, inv_beta = R(2) * tau;
+  const R gamma = hh > R(0) ? fma(-(R(2) - inv_beta), sh / hh, inv_beta) : R(2);
+  // f = f_eq + f_neq − β (2 Δs + 2 Δj + γ Δh), Δh = f_neq − Δs − Δj:
+  //   f = f_eq + (1 − βγ) f_neq − β (2 − γ) (Δs + Δj), plus (1 − ω/2) S.
+  const R keep = fma(-beta, gamma, R(1)), shear = beta * (R(2) - gamma), sp = R(1) - beta;
+  R uF = 0;
+  if (k.has_force) {
+    AEROLBM_UNROLL
+    for (int a = 0; a < L::D; ++a) uF += m.u[a] * k.force[a];
+  }
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) {
+    R ds = R(4.5 * L::w(i)) * cpc(i);
+    if (k.has_force && i > 0) ds += dj(i);
+    R v = fma(keep, f[i], fma(-shear, ds, feq_of(i, cu_of(i))));
+    if (k.has_force) v += sp * guo_source<L, R>(i, m.u, k.force, uF);
+    f[i] = v;
+  }
+  return m;
+}
+
+// BGK and TRT (with Smagorinsky where les_c > 0).
+template <class L, class R>
+AEROLBM_HD Moments<L, R> collide_bgk_trt(R (&f)[L::Q], const CollisionConstants<R>& k) {
   const R half[3] = {R(0.5) * k.force[0], R(0.5) * k.force[1], R(0.5) * k.force[2]};
   const Moments<L, R> m = moments<L, R>(f, half);
   R wp = k.omega_plus, wm = k.omega_minus;
   if (k.les_c > R(0)) {
-    using std::sqrt;  // float overloads on the host, as on the device
     // Π = Σ c_a c_b (f − f_eq), shifted populations (the shift cancels in the difference).
     R pi[6] = {0, 0, 0, 0, 0, 0};  // xx, yy, zz, xy, xz, yz
     AEROLBM_UNROLL
@@ -88,9 +241,7 @@ AEROLBM_HD Moments<L, R> collide(R (&f)[L::Q], const CollisionConstants<R>& k) {
       pi[4] += cx * cz * neq;
       pi[5] += cy * cz * neq;
     }
-    const R pp = pi[0] * pi[0] + pi[1] * pi[1] + pi[2] * pi[2] +
-                 R(2) * (pi[3] * pi[3] + pi[4] * pi[4] + pi[5] * pi[5]);
-    const R tau = R(0.5) * (k.tau0 + sqrt(k.tau0 * k.tau0 + k.les_c * sqrt(pp) / m.rho));
+    const R tau = smagorinsky_tau<R>(k, pi, m.rho);
     wp = R(1) / tau;
     wm = k.trt ? R(1) / (k.magic / (tau - R(0.5)) + R(0.5)) : wp;
   }
@@ -136,6 +287,33 @@ AEROLBM_HD Moments<L, R> collide(R (&f)[L::Q], const CollisionConstants<R>& k) {
     f[o] = f[o] + dp - dm;
   }
   return m;
+}
+
+// The velocity set L whose cells collide entropically, as a type of its own: the CUDA backend compiles its kernels
+// for EntropicCollision<L> (kernels/cuda/cuda_backend_<lattice>_kbc.cu), so that the entropic path is chosen at
+// compile time. As a branch on k.entropic it sized every kernel for its registers: the D2Q9 box kernel went from
+// 40 to 63 registers and the block-role kernel's spills from 36 to 184 bytes, for BGK runs as well.
+template <class L>
+struct EntropicCollision : L {};
+template <class L>
+inline constexpr bool kEntropicLattice = false;
+template <class L>
+inline constexpr bool kEntropicLattice<EntropicCollision<L>> = true;
+
+// Collide pre-collision populations f (shifted) in place. Returns the moments used (pre-collision velocity).
+// Entropic: compiled in for EntropicCollision<L>; the CPU backend (host code) also takes it at run time from
+// k.entropic, which its vector loops fix at compile time (kernels/cpu/cpu_rows.hpp). Device code for a plain L
+// has no entropic path; the CUDA backend refuses constants that ask for it (make_cuda_backend).
+template <class L, class R>
+AEROLBM_HD Moments<L, R> collide(R (&f)[L::Q], const CollisionConstants<R>& k) {
+  if constexpr (kEntropicLattice<L>) {
+    return collide_entropic<L, R>(f, k);
+  } else {
+#ifndef __CUDA_ARCH__
+    if (k.entropic) return collide_entropic<L, R>(f, k);
+#endif
+    return collide_bgk_trt<L, R>(f, k);
+  }
 }
 
 }  // namespace aerolbm

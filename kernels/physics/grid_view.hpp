@@ -79,7 +79,8 @@ inline StepConstants<R> make_step_constants(const PhysicsParams& p, double scale
   StepConstants<R> k{};
   const double force[3] = {p.body_force[0] + gain * p.u_inlet[0], p.body_force[1] + gain * p.u_inlet[1],
                            p.body_force[2] + gain * p.u_inlet[2]};
-  k.coll = make_collision_constants<R>(p.collision == Collision::TRT, p.tau, p.trt_magic, force, p.smagorinsky);
+  k.coll = make_collision_constants<R>(p.collision == Collision::TRT, p.tau, p.trt_magic, force, p.smagorinsky,
+                                       p.collision == Collision::KBC);
   for (int a = 0; a < 3; ++a) k.u_inlet[a] = R(scale * p.u_inlet[a]);
   k.parabolic_inlet = p.inlet_profile == InletProfile::Parabolic;
   k.interpolated_walls = p.wall == WallModel::Interpolated;

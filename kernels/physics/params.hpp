@@ -5,7 +5,7 @@
 namespace aerolbm {
 
 enum class Stencil : std::uint8_t { D2Q9, D3Q19, D3Q27 };
-enum class Collision : std::uint8_t { BGK, TRT };
+enum class Collision : std::uint8_t { BGK, TRT, KBC };  // KBC: entropic (collision.hpp)
 enum class Precision : std::uint8_t { FP32, FP64, FP16S };
 enum class WallModel : std::uint8_t { HalfwayBounceBack, Interpolated };
 enum class InletProfile : std::uint8_t { Uniform, Parabolic };

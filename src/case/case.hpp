@@ -132,6 +132,11 @@ inline const char* stencil_name(Stencil s) {
   return s == Stencil::D2Q9 ? "D2Q9" : (s == Stencil::D3Q19 ? "D3Q19" : "D3Q27");
 }
 
+// The case-file spelling of a collision operator (lattice.collision).
+inline const char* collision_name(Collision c) {
+  return c == Collision::BGK ? "bgk" : (c == Collision::TRT ? "trt" : "kbc");
+}
+
 // A half wing on the symmetry plane z = 0 (the low z face is then a symmetry plane).
 inline bool is_half_model(const Case& c) { return c.geometry == GeometryType::Wing && c.wing_half; }
 

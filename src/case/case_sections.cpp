@@ -131,7 +131,8 @@ void read_domain(const SectionReader& r, Case& c) {
 void read_lattice(const SectionReader& r, Case& c) {
   if (auto s = r.choice("stencil"))
     c.stencil = *s == "D2Q9" ? Stencil::D2Q9 : *s == "D3Q19" ? Stencil::D3Q19 : Stencil::D3Q27;
-  if (auto s = r.choice("collision")) c.collision = *s == "bgk" ? Collision::BGK : Collision::TRT;
+  if (auto s = r.choice("collision"))
+    c.collision = *s == "bgk" ? Collision::BGK : (*s == "kbc" ? Collision::KBC : Collision::TRT);
   if (auto s = r.choice("precision"))
     c.precision = *s == "fp32" ? Precision::FP32 : *s == "fp64" ? Precision::FP64 : Precision::FP16S;
   assign(r.choice("kernel"), c.kernel);

@@ -33,7 +33,7 @@ KeySpec build_schema() {
                    leaf("reference_area", K::Number)}),
           section("domain", {leaf("size_chords", K::NumberList), leaf("body_position_chords", K::NumberList)}),
           section("lattice",
-                  {leaf("stencil", K::Choice, {"D2Q9", "D3Q19", "D3Q27"}), leaf("collision", K::Choice, {"bgk", "trt"}),
+                  {leaf("stencil", K::Choice, {"D2Q9", "D3Q19", "D3Q27"}), leaf("collision", K::Choice, {"bgk", "trt", "kbc"}),
                    leaf("precision", K::Choice, {"fp32", "fp64", "fp16s"}),
                    leaf("kernel", K::Choice, {"auto", "pull", "aa", "tiled"}), leaf("trt_magic", K::Number),
                    leaf("tau_min", K::Number),

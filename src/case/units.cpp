@@ -81,7 +81,7 @@ std::string describe(const Case& c, const LatticeUnits& u) {
   s << "grid        " << u.nx << " × " << u.ny;
   if (three_d) s << " × " << u.nz;
   s << " = " << grouped(std::llround(cells)) << " cells (" << stencil_name(c.stencil) << ", "
-    << (c.collision == Collision::TRT ? "trt" : "bgk") << ", " << precision_name(c.precision) << ")\n";
+    << collision_name(c.collision) << ", " << precision_name(c.precision) << ")\n";
   s << "reference   L = " << format_significant(u.length_cells, 6) << " cells per " << length_name(c.geometry)
     << " (dx = " << format_significant(u.dx, 4) << " L)\n";
   s << "flow        Re = " << format_significant(c.reynolds, 6) << ", Ma = " << format_significant(c.mach, 4)

@@ -30,8 +30,6 @@
 namespace aerolbm {
 namespace {
 
-const char* collision_name(Collision c) { return c == Collision::BGK ? "bgk" : "trt"; }
-
 const char* precision_name(Precision p) {
   switch (p) {
     case Precision::FP32: return "fp32";

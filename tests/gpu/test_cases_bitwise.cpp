@@ -61,11 +61,14 @@ void expect_same(const Result& a, const Result& b, const std::string& what) {
   }
 }
 
-class CaseBitwise : public ::testing::TestWithParam<const char*> {};
-
-TEST_P(CaseBitwise, CpuAndEveryGpuVariantAgreeBitForBit) {
-  const auto file = cases_dir() / GetParam();
-  const Result cpu = run_case(file, {"lattice.kernel=pull", "lattice.precision=fp32"}, "cpu");
+// `extra`: further overrides for every run (another collision operator).
+void expect_every_variant_agrees(const char* name, const std::vector<std::string>& extra) {
+  const auto file = cases_dir() / name;
+  const auto with = [&extra](std::vector<std::string> sets) {
+    sets.insert(sets.end(), extra.begin(), extra.end());
+    return sets;
+  };
+  const Result cpu = run_case(file, with({"lattice.kernel=pull", "lattice.precision=fp32"}), "cpu");
   // The pull and aa variants both ways they reach the boundary cells (AEROLBM_BOUNDARY_PASS; the backend picks
   // one otherwise): in the one-pass kernel, and in list blocks of the same launch as the interior blocks, for pull
   // with the open faces listed or left in the plane blocks (AEROLBM_OPEN_FACES).
@@ -82,30 +85,54 @@ TEST_P(CaseBitwise, CpuAndEveryGpuVariantAgreeBitForBit) {
   };
   for (const std::string& var : gpu_variants) {
     const std::string kernel = use(var);
-    const Result gpu = run_case(file, {"lattice.kernel=" + kernel, "lattice.precision=fp32"}, "cuda");
-    expect_same(cpu, gpu, std::string(GetParam()) + ", CUDA " + var + " vs CPU, fp32");
+    const Result gpu = run_case(file, with({"lattice.kernel=" + kernel, "lattice.precision=fp32"}), "cuda");
+    expect_same(cpu, gpu, std::string(name) + ", CUDA " + var + " vs CPU, fp32");
   }
   // Half storage has no CPU counterpart: the variants against the one-pass pull.
   use("pull/one");
-  const Result pull16 = run_case(file, {"lattice.kernel=pull", "lattice.precision=fp16s"}, "cuda");
+  const Result pull16 = run_case(file, with({"lattice.kernel=pull", "lattice.precision=fp16s"}), "cuda");
   for (const std::string& var : gpu_variants) {
     if (var == "pull/one" || var == "tiled") continue;
     const std::string kernel = use(var);
-    const Result r16 = run_case(file, {"lattice.kernel=" + kernel, "lattice.precision=fp16s"}, "cuda");
-    expect_same(pull16, r16, std::string(GetParam()) + ", CUDA " + var + " vs pull one pass, fp16s");
+    const Result r16 = run_case(file, with({"lattice.kernel=" + kernel, "lattice.precision=fp16s"}), "cuda");
+    expect_same(pull16, r16, std::string(name) + ", CUDA " + var + " vs pull one pass, fp16s");
   }
   unsetenv("AEROLBM_BOUNDARY_PASS");
   unsetenv("AEROLBM_OPEN_FACES");
-  std::printf("%s: %zu populations, %zu force samples: CPU = pull (one, roles both ways) = aa (one, roles) = tiled "
-              "(fp32), the same without the CPU and tiled (fp16s)\n",
-              GetParam(), cpu.f.size(), cpu.samples.size());
+  std::string sets;
+  for (const auto& e : extra) sets += " " + e;
+  std::printf("%s%s: %zu populations, %zu force samples: CPU = pull (one, roles both ways) = aa (one, roles) = "
+              "tiled (fp32), the same without the CPU and tiled (fp16s)\n",
+              name, sets.c_str(), cpu.f.size(), cpu.samples.size());
 }
+
+class CaseBitwise : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CaseBitwise, CpuAndEveryGpuVariantAgreeBitForBit) { expect_every_variant_agrees(GetParam(), {}); }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, CaseBitwise,
                          ::testing::Values("ci/schaefer_turek_2d1.yaml", "ci/schaefer_turek_3d1z.yaml",
                                            "ci/stl_example.yaml", "ci/wing_naca0012_ar4.yaml",
                                            "ci/wing_naca2412_swept.yaml", "naca0012_re1000_aoa5.yaml",
                                            "naca2412_selig_aoa4.yaml", "cylinder_re100.yaml"));
+
+// The entropic collision (lattice.collision: kbc), alone and with Smagorinsky, on a 2D and a 3D case (D3Q19, and
+// D3Q27 through the stencil override): the same agreement.
+class EntropicBitwise : public ::testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(EntropicBitwise, CpuAndEveryGpuVariantAgreeBitForBit) {
+  const auto& p = GetParam();
+  expect_every_variant_agrees(p[0].c_str(), std::vector<std::string>(p.begin() + 1, p.end()));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shipped, EntropicBitwise,
+    ::testing::Values(std::vector<std::string>{"naca0012_re1000_aoa5.yaml", "lattice.collision=kbc"},
+                      std::vector<std::string>{"naca0012_re1000_aoa5.yaml", "lattice.collision=kbc",
+                                               "lattice.les.model=smagorinsky", "physics.reynolds=100000"},
+                      std::vector<std::string>{"ci/wing_naca0012_ar4.yaml", "lattice.collision=kbc"},
+                      std::vector<std::string>{"ci/wing_naca0012_ar4.yaml", "lattice.collision=kbc",
+                                               "lattice.stencil=D3Q27"}));
 
 }  // namespace
 }  // namespace aerolbm::testing

@@ -77,6 +77,19 @@ TEST(CaseRules, SmagorinskyAdmitsHighReynoldsNumbers) {
   EXPECT_DOUBLE_EQ(c.les_constant, 0.16);
 }
 
+// The same τ ≈ 0.5003 is accepted with the entropic collision, without LES; the refusal names it as a way out.
+TEST(CaseRules, EntropicCollisionAdmitsHighReynoldsNumbers) {
+  TempDir dir;
+  std::string no_les = sketch_with(3, "physics: {reynolds: 1e5, mach: 0.1, angle_of_attack_deg: 5}");
+  EXPECT_TRUE(Contains(load_error(dir.write("a.yaml", no_les)), "or the entropic collision (lattice.collision: kbc)"));
+  const std::string trt = "collision: trt";
+  ASSERT_NE(no_les.find(trt), std::string::npos);
+  no_les.replace(no_les.find(trt), trt.size(), "collision: kbc");
+  const Case c = load_case(dir.write("b.yaml", no_les));
+  EXPECT_EQ(c.collision, Collision::KBC);
+  EXPECT_EQ(c.les_model, "none");
+}
+
 TEST(CaseRules, NonFiniteNumbersAreRefused) {
   EXPECT_TRUE(Contains(sketch_error(3, "physics: {reynolds: .inf, mach: 0.1}"),
                        ":3: physics.reynolds: expected a finite number in (0, 1e7], got .inf."));
@@ -87,7 +100,7 @@ TEST(CaseRules, BadEnumListsTheAllowedValues) {
   EXPECT_TRUE(Contains(msg,
                        ":6: lattice.stencil: expected one of D2Q9, D3Q19 or D3Q27, got 'D2Q8'. "
                        "Did you mean 'D2Q9'?"));
-  EXPECT_TRUE(Contains(msg, ":6: lattice.collision: expected one of bgk or trt, got 'mrt'."));
+  EXPECT_TRUE(Contains(msg, ":6: lattice.collision: expected one of bgk, trt or kbc, got 'mrt'."));
   EXPECT_TRUE(Contains(msg,
                        ":6: lattice.precision: expected one of fp32, fp64 or fp16s, got 'FP32'. "
                        "Did you mean 'fp32'?"));

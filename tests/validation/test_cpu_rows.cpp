@@ -206,6 +206,18 @@ TEST(CpuRows, SchaeferTurekWithSmagorinsky) {
                               50, 21, "Schäfer–Turek 2D-1, Smagorinsky BGK");
 }
 
+// The entropic collision: its vector loops (kbc, kbc with Smagorinsky) against the per-cell loop, 2D and 3D, with
+// a body force (the ducts below).
+TEST(CpuRows, EntropicCollision) {
+  expect_rows_match_reference(cases() / "naca0012_re1000_aoa5.yaml", {"geometry.chord_cells=24", "lattice.collision=kbc"},
+                              40, 31, "NACA 0012 D2Q9 KBC fp32");
+  expect_rows_match_reference(cases() / "ci/schaefer_turek_2d1.yaml",
+                              {"lattice.collision=kbc", "lattice.les.model=smagorinsky", "lattice.les.constant=0.17"},
+                              50, 21, "Schäfer–Turek 2D-1, Smagorinsky KBC");
+  expect_rows_match_reference(cases() / "ci/wing_naca0012_ar4.yaml", {"geometry.chord_cells=12", "lattice.collision=kbc"},
+                              10, 7, "3D wing D3Q19 KBC");
+}
+
 // Periodic along every axis but the walls (x periodic: the row ends wrap), with a body force.
 std::filesystem::path duct(const std::string& stencil, const std::string& precision, const std::string& les) {
   return write_temp_case("rows_duct_" + stencil + precision + les,
@@ -225,6 +237,7 @@ TEST(CpuRows, ThreeDimensionalDuctsWithBodyForce) {
     for (const std::string prec : {"fp32", "fp64"})
       expect_rows_match_reference(duct(st, prec, "none"), {}, 20, 17, st + " " + prec + " duct");
   expect_rows_match_reference(duct("D3Q19", "fp32", "smagorinsky"), {}, 20, 17, "D3Q19 duct, Smagorinsky");
+  expect_rows_match_reference(duct("D3Q27", "fp32", "none"), {"lattice.collision=kbc"}, 20, 17, "D3Q27 duct, KBC");
 }
 
 TEST(CpuRows, ThreeDimensionalWingSlipAndOpenFaces) {

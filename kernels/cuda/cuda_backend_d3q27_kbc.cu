@@ -1,0 +1,10 @@
+// The CUDA backend for D3Q27 with the entropic collision (EntropicCollision, kernels/physics/collision.hpp), in a
+// translation unit of its own.
+#include "kernels/cuda/cuda_backend.cuh"
+
+namespace aerolbm {
+
+template std::unique_ptr<Backend> make_cuda_backend_for<EntropicCollision<D3Q27>>(const BackendConfig&,
+                                                                            const DomainData&, const PhysicsParams&);
+
+}  // namespace aerolbm
