@@ -97,11 +97,13 @@ paraview_prefix() {
 }
 [ "$mode" != test ] || paraview_prefix
 
-# CUDA code is compiled for the GPU this machine has; without one (CI) for Hopper only, as a compile check (each
-# architecture costs minutes of ptxas). AEROLBM_CUDA_ARCHS overrides, e.g. "90;80" for a bundle for both.
+# CUDA code is compiled for the GPU this machine has. Without one (CI) nothing can run it, so it is compiled as a
+# check only, to Hopper's PTX (90-virtual): the whole front end and NVVM run, ptxas does not (machine code for one
+# architecture costs most of the CUDA build's time; a binary built so would compile its kernels from the PTX at
+# their first launch on a Hopper GPU). AEROLBM_CUDA_ARCHS overrides, e.g. "90;80" for machine code for both.
 if [ -n "${AEROLBM_CUDA_ARCHS:-}" ]; then archs=$AEROLBM_CUDA_ARCHS
 elif command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then archs=native
-else archs=90
+else archs=90-virtual
 fi
 echo "== configuring $build (CUDA architectures, where a CUDA compiler exists: $archs)"
 # MPI (mpirun -np N aerolbm run ...) is built where Open MPI is installed, which the packages above ensure;
