@@ -18,7 +18,9 @@ cmake -S "$root" -B "$build" -G Ninja -DAEROLBM_CUDA=OFF -DAEROLBM_PYTHON=OFF -D
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 echo "== sanitize: building (jobs: $jobs)"
+SECONDS=0
 cmake --build "$build" -j "$jobs"
+echo "== sanitize: built in $SECONDS s"
 
 # OpenMP: libgomp is not instrumented, which matters to ThreadSanitizer (its barriers look like races) but not
 # to ASan/UBSan, which check each thread's own accesses. Two threads keep the parallel loops parallel (so a
