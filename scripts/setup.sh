@@ -142,7 +142,7 @@ case "$mode" in
     ;;
   test)
     # Stages: the ASan+UBSan build and suite (scripts/sanitize.sh, in a second build folder), the suite (`long`
-    # holds the larger validation cases: run them with ctest --test-dir build -L long), each fuzz target for 60 s
+    # holds the larger validation cases: run them with ctest --test-dir build -L long), each fuzz target for 30 s
     # (scripts/fuzz.sh). Every stage runs even if an earlier one failed, and any failure fails the whole. The last
     # lines say how each stage ended and how long it took.
     # AEROLBM_QUICK_TEST=1 runs the suite only.
@@ -158,7 +158,7 @@ case "$mode" in
     t_tests=$((SECONDS - t_tests))
     if [ "$quick" != 1 ]; then
       fuzz=ok t_fuzz=$SECONDS
-      AEROLBM_JOBS=$jobs bash "$root/scripts/fuzz.sh" "${AEROLBM_FUZZ_SECONDS:-60}" || { status=1; fuzz=FAILED; }
+      AEROLBM_JOBS=$jobs bash "$root/scripts/fuzz.sh" "${AEROLBM_FUZZ_SECONDS:-30}" || { status=1; fuzz=FAILED; }
       t_fuzz=$((SECONDS - t_fuzz))
     fi
     echo "== test summary: tests $tests, sanitizers $sanitize, fuzzing $fuzz"
