@@ -99,9 +99,9 @@ paraview_prefix() {
 [ "$mode" != test ] || paraview_prefix
 
 # CUDA code is compiled for the GPU this machine has. Without one (CI) nothing can run it, so it is compiled as a
-# check only, to Hopper's PTX (90-virtual): the whole front end and NVVM run, ptxas does not (machine code for one
-# architecture costs most of the CUDA build's time; a binary built so would compile its kernels from the PTX at
-# their first launch on a Hopper GPU). AEROLBM_CUDA_ARCHS overrides, e.g. "90;80" for machine code for both.
+# check only, to Hopper's PTX (90-virtual): the whole front end and NVVM run, ptxas does not (ptxas took 70 % of
+# the D3Q27 kernels' compile, docs/testing.md; a binary built so would compile its kernels from the PTX at their
+# first launch on a Hopper GPU). AEROLBM_CUDA_ARCHS overrides, e.g. "90;80" for machine code for both.
 if [ -n "${AEROLBM_CUDA_ARCHS:-}" ]; then archs=$AEROLBM_CUDA_ARCHS
 elif command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then archs=native
 else archs=90-virtual
