@@ -22,7 +22,9 @@ fi
 echo "== fuzz: configuring $build (clang, libFuzzer + ASan + UBSan)"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAEROLBM_FUZZ=ON -DAEROLBM_CUDA=OFF \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+SECONDS=0
 cmake --build "$build" -j "${AEROLBM_JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
+echo "== fuzz: built in $SECONDS s"
 
 mkdir -p "$crashes"
 # detect_leaks: a leak is a failure like a crash. OOM above 2 GB and 10 s per input count as failures too
