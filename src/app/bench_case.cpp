@@ -14,7 +14,7 @@
 #include "src/app/commands.hpp"
 #include "src/case/case.hpp"
 #include "src/case/units.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 #include "src/io/json.hpp"
 #include "src/solver/backend_select.hpp"
 #include "src/io/disk_bandwidth.hpp"

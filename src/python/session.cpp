@@ -10,7 +10,7 @@
 #include "src/app/run_folder.hpp"
 #include "src/case/case.hpp"
 #include "src/case/units.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 #include "src/solver/frame_builder.hpp"
 #include "src/solver/resources.hpp"
 #include "src/solver/simulation.hpp"
