@@ -221,6 +221,9 @@ std::string cuda_device_summary();  // one line per device, or why there is none
 std::unique_ptr<Backend> make_cuda_backend(const BackendConfig&, const DomainData&, const PhysicsParams&);
 // Makes device `ordinal` the current one for this process (MPI: one rank per GPU). No-op in CPU-only builds.
 void cuda_use_device(int ordinal);
+// Free and total memory of the current device, for the resource check before a run: true and the byte counts
+// when a device answers; false when there is none or the query fails (always, in CPU-only builds).
+bool cuda_device_memory(std::size_t& free_bytes, std::size_t& total_bytes);
 
 int lattice_q(Stencil s);
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <stdexcept>
 
+#include "kernels/peer_copy.hpp"
 #include "kernels/physics/grid_view.hpp"
 #include "src/parallel/mpi_comm.hpp"
 #include "src/parallel/parallel.hpp"
-#include "src/parallel/peer_copy.hpp"
 #include "src/solver/backend_select.hpp"
 
 namespace aerolbm {
