@@ -213,6 +213,10 @@ class Backend {
   std::vector<ForceSample> queued_samples_;  // the default queue_force_sample's results, until taken
 };
 
+// start_fields_transfer() of a backend whose fields are on the host (the CPU backend; the MPI layer, gathered to
+// rank 0): macroscopic() copied at once, nothing to wait for.
+std::unique_ptr<FieldsTransfer> host_fields_transfer(Backend& b);
+
 std::unique_ptr<Backend> make_cpu_backend(const BackendConfig&, const DomainData&, const PhysicsParams&);
 
 // CUDA backend: available when built with CUDA and a device is present. In CPU-only builds these report none.

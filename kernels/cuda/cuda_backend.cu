@@ -2,17 +2,13 @@
 #include <stdexcept>
 
 #include "kernels/backend.hpp"
+#include "kernels/backend_factory.hpp"
 #include "kernels/cuda/cuda_backend_factory.hpp"
 
 namespace aerolbm {
 
 std::unique_ptr<Backend> make_cuda_backend(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p) {
-  switch (cfg.stencil) {
-    case Stencil::D2Q9: return make_cuda_backend_for<D2Q9>(cfg, d, p);
-    case Stencil::D3Q19: return make_cuda_backend_for<D3Q19>(cfg, d, p);
-    case Stencil::D3Q27: return make_cuda_backend_for<D3Q27>(cfg, d, p);
-  }
-  throw std::invalid_argument("unknown stencil");
+  return with_lattice(cfg.stencil, [&](auto l) { return make_cuda_backend_for<decltype(l)>(cfg, d, p); });
 }
 
 }  // namespace aerolbm

@@ -20,14 +20,6 @@
 namespace aerolbm {
 namespace {
 
-class GatheredFields final : public FieldsTransfer {
- public:
-  std::vector<float> rho_, u_;
-  void wait() override {}
-  const float* rho() const override { return rho_.data(); }
-  const float* u() const override { return u_.data(); }
-};
-
 class DistributedBackend final : public Backend, public BlockFieldsSource {
  public:
   DistributedBackend(RankContext& ranks, const DistributedConfig& dc, const BackendConfig& cfg,
@@ -241,11 +233,8 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
     });
   }
 
-  std::unique_ptr<FieldsTransfer> start_fields_transfer() override {
-    auto t = std::make_unique<GatheredFields>();
-    macroscopic(t->rho_, t->u_);
-    return t;
-  }
+  // Gathered to rank 0 at once (macroscopic).
+  std::unique_ptr<FieldsTransfer> start_fields_transfer() override { return host_fields_transfer(*this); }
 
   void read_populations(std::vector<double>& f) override {
     std::vector<double> lf;
