@@ -37,9 +37,7 @@ struct BenchArgs {
 };
 
 Stencil parse_stencil(const std::string& s) {
-  if (s == "D2Q9") return Stencil::D2Q9;
-  if (s == "D3Q19") return Stencil::D3Q19;
-  if (s == "D3Q27") return Stencil::D3Q27;
+  if (const auto st = enum_from_name(kStencilNames, s)) return *st;
   throw InputError("--lattice: expected D2Q9, D3Q19 or D3Q27, got '" + s + "'");
 }
 
@@ -115,7 +113,7 @@ int run_bench(const BenchArgs& a_in) {
       for (const auto& var : a.variants) {
         BackendConfig cfg;
         cfg.stencil = st;
-        cfg.precision = prec == "fp16s" ? Precision::FP16S : (prec == "fp64" ? Precision::FP64 : Precision::FP32);
+        cfg.precision = enum_from_name(kPrecisionNames, prec).value_or(Precision::FP32);
         cfg.kernel = var;
         std::unique_ptr<Backend> b;
         try {

@@ -12,18 +12,6 @@ namespace {
 
 constexpr double kSoundSpeed = 0.57735026918962576;  // c_s = 1/sqrt(3) in lattice units, for every stencil here
 
-const char* precision_name(Precision p) {
-  switch (p) {
-    case Precision::FP32:
-      return "fp32";
-    case Precision::FP64:
-      return "fp64";
-    case Precision::FP16S:
-      return "fp16s";
-  }
-  return "?";
-}
-
 const char* length_name(GeometryType g) {
   return g == GeometryType::Cylinder                              ? "diameter"
          : g == GeometryType::None || g == GeometryType::Stl   ? "reference length"
@@ -81,7 +69,7 @@ std::string describe(const Case& c, const LatticeUnits& u) {
   s << "grid        " << u.nx << " × " << u.ny;
   if (three_d) s << " × " << u.nz;
   s << " = " << grouped(std::llround(cells)) << " cells (" << stencil_name(c.stencil) << ", "
-    << (c.collision == Collision::TRT ? "trt" : "bgk") << ", " << precision_name(c.precision) << ")\n";
+    << collision_name(c.collision) << ", " << precision_name(c.precision) << ")\n";
   s << "reference   L = " << format_significant(u.length_cells, 6) << " cells per " << length_name(c.geometry)
     << " (dx = " << format_significant(u.dx, 4) << " L)\n";
   s << "flow        Re = " << format_significant(c.reynolds, 6) << ", Ma = " << format_significant(c.mach, 4)
