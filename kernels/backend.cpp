@@ -1,5 +1,6 @@
 // The Backend interface's default force sampling and timing: computed at once, on the calling thread. The CUDA
-// backend overrides them to keep the device busy (samples queued on its stream, timed with device events).
+// backend overrides them to keep the device busy (samples queued on its stream, timed with device events). And the
+// field transfer of backends whose fields are on the host.
 #include "kernels/backend.hpp"
 
 #include <chrono>
@@ -20,6 +21,22 @@ void Backend::queue_force_sample(bool per_cell) {
     s.total = wall_force();
   }
   queued_samples_.push_back(std::move(s));
+}
+
+namespace {
+class HostFields final : public FieldsTransfer {
+ public:
+  std::vector<float> rho_, u_;
+  void wait() override {}
+  const float* rho() const override { return rho_.data(); }
+  const float* u() const override { return u_.data(); }
+};
+}  // namespace
+
+std::unique_ptr<FieldsTransfer> host_fields_transfer(Backend& b) {
+  auto t = std::make_unique<HostFields>();
+  b.macroscopic(t->rho_, t->u_);
+  return t;
 }
 
 std::vector<ForceSample> Backend::take_force_samples() {

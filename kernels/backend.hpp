@@ -213,6 +213,10 @@ class Backend {
   std::vector<ForceSample> queued_samples_;  // the default queue_force_sample's results, until taken
 };
 
+// start_fields_transfer() of a backend whose fields are on the host (the CPU backend; the MPI layer, gathered to
+// rank 0): macroscopic() copied at once, nothing to wait for.
+std::unique_ptr<FieldsTransfer> host_fields_transfer(Backend& b);
+
 std::unique_ptr<Backend> make_cpu_backend(const BackendConfig&, const DomainData&, const PhysicsParams&);
 
 // CUDA backend: available when built with CUDA and a device is present. In CPU-only builds these report none.
@@ -221,6 +225,9 @@ std::string cuda_device_summary();  // one line per device, or why there is none
 std::unique_ptr<Backend> make_cuda_backend(const BackendConfig&, const DomainData&, const PhysicsParams&);
 // Makes device `ordinal` the current one for this process (MPI: one rank per GPU). No-op in CPU-only builds.
 void cuda_use_device(int ordinal);
+// Free and total memory of the current device, for the resource check before a run: true and the byte counts
+// when a device answers; false when there is none or the query fails (always, in CPU-only builds).
+bool cuda_device_memory(std::size_t& free_bytes, std::size_t& total_bytes);
 
 int lattice_q(Stencil s);
 

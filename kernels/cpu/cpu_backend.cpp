@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "kernels/backend.hpp"
+#include "kernels/backend_factory.hpp"
 #include "kernels/lattice/lattice.hpp"
 
 namespace aerolbm {
@@ -12,21 +13,11 @@ std::unique_ptr<Backend> make_cpu_backend_for(const BackendConfig& cfg, const Do
 }  // namespace cpu
 
 std::unique_ptr<Backend> make_cpu_backend(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p) {
-  switch (cfg.stencil) {
-    case Stencil::D2Q9: return cpu::make_cpu_backend_for<D2Q9>(cfg, d, p);
-    case Stencil::D3Q19: return cpu::make_cpu_backend_for<D3Q19>(cfg, d, p);
-    case Stencil::D3Q27: return cpu::make_cpu_backend_for<D3Q27>(cfg, d, p);
-  }
-  throw std::invalid_argument("unknown stencil");
+  return with_lattice(cfg.stencil, [&](auto l) { return cpu::make_cpu_backend_for<decltype(l)>(cfg, d, p); });
 }
 
 int lattice_q(Stencil s) {
-  switch (s) {
-    case Stencil::D2Q9: return 9;
-    case Stencil::D3Q19: return 19;
-    case Stencil::D3Q27: return 27;
-  }
-  return 0;
+  return with_lattice(s, [](auto l) { return decltype(l)::Q; });
 }
 
 }  // namespace aerolbm

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "kernels/backend.hpp"
+#include "kernels/backend_factory.hpp"
 #include "kernels/cpu/cpu_face_rows.hpp"
 #include "kernels/cpu/cpu_rows.hpp"
 #include "kernels/physics/cell_update.hpp"
@@ -22,15 +23,6 @@
 #include "kernels/storage/two_lattice.hpp"
 
 namespace aerolbm::cpu {
-
-// The CPU's fields are on the host already: the transfer is a plain copy made at once.
-class HostFields final : public FieldsTransfer {
- public:
-  std::vector<float> rho_, u_;
-  void wait() override {}
-  const float* rho() const override { return rho_.data(); }
-  const float* u() const override { return u_.data(); }
-};
 
 template <class L, class T>
 class CpuBackend final : public Backend {
@@ -169,11 +161,8 @@ class CpuBackend final : public Backend {
     return with_state([&](const auto& acc) { return check_state(acc, max_speed); });
   }
 
-  std::unique_ptr<FieldsTransfer> start_fields_transfer() override {
-    auto t = std::make_unique<HostFields>();
-    macroscopic(t->rho_, t->u_);
-    return t;
-  }
+  // The CPU's fields are on the host already: the transfer is a plain copy made at once.
+  std::unique_ptr<FieldsTransfer> start_fields_transfer() override { return host_fields_transfer(*this); }
 
   static_assert(FieldAverages::kQuantities == field_averages::kQuantities);
   void sample_averages() override {
@@ -422,13 +411,8 @@ class CpuBackend final : public Backend {
 
 template <class L>
 std::unique_ptr<Backend> make_cpu_backend_for(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p) {
-  switch (cfg.precision) {
-    case Precision::FP32: return std::make_unique<CpuBackend<L, float>>(cfg, d, p);
-    case Precision::FP64: return std::make_unique<CpuBackend<L, double>>(cfg, d, p);
-    case Precision::FP16S:
-      throw std::invalid_argument("the CPU backend stores fp32 or fp64; fp16s storage is a CUDA-backend option");
-  }
-  throw std::invalid_argument("unknown precision");
+  return make_for_precision<CpuBackend, L, float, double, void>(
+      cfg, d, p, "the CPU backend stores fp32 or fp64; fp16s storage is a CUDA-backend option");
 }
 
 }  // namespace aerolbm::cpu

@@ -167,32 +167,29 @@ struct RowNeighbours {
   }
 };
 
-// Cells x0 .. x1−1: population i from ld[i][x], collide, population i to st[i][x]; `omp simd` across x.
+// Cell x: population i from ld[i][x], collide, population i to st[i][x]. The body of the vector loops below.
+template <class L, class T, class R>
+AEROLBM_HD void collide_at(const CollisionConstants<R>& k, const T* const* ld, T* const* st, int x) {
+  R f[L::Q];
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) f[i] = R(ld[i][x]);
+  collide<L, R>(f, k);
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) st[i][x] = T(f[i]);
+}
+
+// Cells x0 .. x1−1; `omp simd` across x.
 template <class L, class T, class R>
 AEROLBM_HD void cells(const CollisionConstants<R>& k, const T* const* ld, T* const* st, int x0, int x1) {
 #pragma omp simd
-  for (int x = x0; x < x1; ++x) {
-    R f[L::Q];
-    AEROLBM_UNROLL
-    for (int i = 0; i < L::Q; ++i) f[i] = R(ld[i][x]);
-    collide<L, R>(f, k);
-    AEROLBM_UNROLL
-    for (int i = 0; i < L::Q; ++i) st[i][x] = T(f[i]);
-  }
+  for (int x = x0; x < x1; ++x) collide_at<L, T, R>(k, ld, st, x);
 }
 
 // The same for cells x .. x+B−1, B fixed: whole vectors, no scalar remainder.
 template <class L, class T, class R, int B>
 AEROLBM_HD void cell_block(const CollisionConstants<R>& k, const T* const* ld, T* const* st, int x) {
 #pragma omp simd
-  for (int j = 0; j < B; ++j) {
-    R f[L::Q];
-    AEROLBM_UNROLL
-    for (int i = 0; i < L::Q; ++i) f[i] = R(ld[i][x + j]);
-    collide<L, R>(f, k);
-    AEROLBM_UNROLL
-    for (int i = 0; i < L::Q; ++i) st[i][x + j] = T(f[i]);
-  }
+  for (int j = 0; j < B; ++j) collide_at<L, T, R>(k, ld, st, x + j);
 }
 
 // Two lattices: cells x0 .. x1−1 in blocks of one cache line of values (16 floats, 8 doubles: a whole number of

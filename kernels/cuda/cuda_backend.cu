@@ -2,23 +2,17 @@
 #include <stdexcept>
 
 #include "kernels/backend.hpp"
+#include "kernels/backend_factory.hpp"
 #include "kernels/cuda/cuda_backend_factory.hpp"
 
 namespace aerolbm {
 
 std::unique_ptr<Backend> make_cuda_backend(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p) {
-  const bool kbc = p.collision == Collision::KBC;
-  switch (cfg.stencil) {
-    case Stencil::D2Q9:
-      return kbc ? make_cuda_backend_for<EntropicCollision<D2Q9>>(cfg, d, p) : make_cuda_backend_for<D2Q9>(cfg, d, p);
-    case Stencil::D3Q19:
-      return kbc ? make_cuda_backend_for<EntropicCollision<D3Q19>>(cfg, d, p)
-                 : make_cuda_backend_for<D3Q19>(cfg, d, p);
-    case Stencil::D3Q27:
-      return kbc ? make_cuda_backend_for<EntropicCollision<D3Q27>>(cfg, d, p)
-                 : make_cuda_backend_for<D3Q27>(cfg, d, p);
-  }
-  throw std::invalid_argument("unknown stencil");
+  return with_lattice(cfg.stencil, [&](auto l) {
+    using L = decltype(l);
+    return p.collision == Collision::KBC ? make_cuda_backend_for<EntropicCollision<L>>(cfg, d, p)
+                                         : make_cuda_backend_for<L>(cfg, d, p);
+  });
 }
 
 }  // namespace aerolbm

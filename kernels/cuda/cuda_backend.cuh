@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "kernels/backend.hpp"
+#include "kernels/backend_factory.hpp"
 #include "kernels/cuda/average_kernels.cuh"
 #include "kernels/cuda/cuda_backend_factory.hpp"
 #include "kernels/cuda/cuda_check.cuh"
@@ -878,13 +879,8 @@ std::unique_ptr<Backend> make_cuda_backend_for(const BackendConfig& cfg, const D
   // Device code of a plain lattice has no entropic path (collide, kernels/physics/collision.hpp).
   if ((p.collision == Collision::KBC) != kEntropicLattice<L>)
     throw std::logic_error("make_cuda_backend_for: the kernels' collision family does not match lattice.collision");
-  switch (cfg.precision) {
-    case Precision::FP32: return std::make_unique<CudaBackend<L, float>>(cfg, d, p);
-    case Precision::FP16S: return std::make_unique<CudaBackend<L, __half>>(cfg, d, p);
-    case Precision::FP64:
-      throw std::invalid_argument("lattice.precision: the CUDA backend stores fp32 or fp16s; fp64 is CPU-only");
-  }
-  throw std::invalid_argument("unknown precision");
+  return make_for_precision<CudaBackend, L, float, void, __half>(
+      cfg, d, p, "lattice.precision: the CUDA backend stores fp32 or fp16s; fp64 is CPU-only");
 }
 
 }  // namespace aerolbm

@@ -5,7 +5,6 @@
 
 #include "kernels/backend.hpp"
 #include "kernels/cuda/cuda_check.cuh"
-#include "src/solver/device_memory.hpp"
 
 namespace aerolbm {
 

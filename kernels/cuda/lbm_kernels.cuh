@@ -59,6 +59,11 @@ inline BlockRoles block_roles(const GridView& g, const BoundaryCell* cells, std:
 inline unsigned role_blocks(const GridView& g, const BlockRoles& r) {
   return r.list_blocks + r.plane_blocks * unsigned(g.n[2]);
 }
+// This thread's entry r of the list (in a list block; false past the list's end).
+__device__ inline bool role_list_entry(const BlockRoles& roles, std::int64_t& r) {
+  r = std::int64_t(blockIdx.x) * kStepBlock + threadIdx.x;
+  return r < roles.count;
+}
 // This thread's interior cell (false: a list block, or past the plane's end).
 __device__ inline bool role_plane_cell(const GridView& g, const BlockRoles& r, int& x, int& y, int& z) {
   const unsigned b = blockIdx.x - r.list_blocks;
@@ -102,9 +107,7 @@ __global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : 1)
   } else {
     const std::int64_t n = g.index(x, y, z);
     if (!is_interior<L>(g, g.flags[n], x, y, z)) return;  // solid cells
-    R f[L::Q];
-    pull_interior<L, R>(g, acc, x, y, z, f);
-    collide_and_store<L, R, Sponge>(g, k, acc, x, y, z, n, f);
+    update_interior_cell<L, R, Sponge>(g, k, acc, x, y, z, n);
   }
 }
 
@@ -124,21 +127,25 @@ __global__ void __launch_bounds__(128, kMinBlocks<L>) edge_layer_update(GridView
   update_cell<L, R>(g, k, acc, x[0], x[1], x[2]);
 }
 
-// One entry of a boundary list (kernels/storage/boundary_list.hpp) through the per-cell physics; an interior cell
-// at a periodic face (the tiled variant lists them: its halo does not wrap) takes the plain pull.
+// An entry of a boundary list (kernels/storage/boundary_list.hpp) that is no interior cell, index n: the boundary
+// functions, with the flag and wall links the entry carries.
+template <class L, class R, class Acc>
+__device__ __forceinline__ void update_list_boundary_cell(const GridView& g, const StepConstants<R>& k, Acc& acc,
+                                                          const BoundaryCell& c, std::int64_t n) {
+  const int x[3] = {c.x, c.y, c.z};
+  update_boundary_cell<L, R>(g, k, acc, x, n, std::uint8_t(c.flag), BoundaryLinks{c.row, c.wall, c.behind});
+}
+// One entry of a boundary list through the per-cell physics; an interior cell at a periodic face (the tiled
+// variant lists them: its halo does not wrap) takes the plain pull.
 template <class L, class R, class Acc>
 __device__ __forceinline__ void update_list_cell(const GridView& g, const StepConstants<R>& k, Acc& acc,
                                                  const BoundaryCell& c) {
-  const int x[3] = {c.x, c.y, c.z};
   const std::int64_t n = g.index(c.x, c.y, c.z);
-  const auto flag = std::uint8_t(c.flag);
-  if (is_interior<L>(g, flag, c.x, c.y, c.z)) {
-    R f[L::Q];
-    pull_interior<L, R>(g, acc, c.x, c.y, c.z, f);
-    collide_and_store<L, R>(g, k, acc, c.x, c.y, c.z, n, f);
+  if (is_interior<L>(g, std::uint8_t(c.flag), c.x, c.y, c.z)) {
+    update_interior_cell<L, R>(g, k, acc, c.x, c.y, c.z, n);
     return;
   }
-  update_boundary_cell<L, R>(g, k, acc, x, n, flag, BoundaryLinks{c.row, c.wall, c.behind});
+  update_list_boundary_cell<L, R>(g, k, acc, c, n);
 }
 
 // The tiled variant's list in a kernel of its own: its cells next to faces.
@@ -164,8 +171,8 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksRoles<L>)
                               BlockRoles roles) {
   TwoLatticeAccess<T, R> acc{src, dst, g.cells};
   if (blockIdx.x < roles.list_blocks) {
-    const std::int64_t r = std::int64_t(blockIdx.x) * kStepBlock + threadIdx.x;
-    if (r < roles.count) update_list_cell<L, R>(g, k, acc, roles.cells[r]);
+    std::int64_t r;
+    if (role_list_entry(roles, r)) update_list_cell<L, R>(g, k, acc, roles.cells[r]);
     return;
   }
   int x, y, z;
@@ -182,9 +189,7 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksRoles<L>)
     }
     return;
   }
-  R f[L::Q];
-  pull_interior<L, R>(g, acc, x, y, z, f);
-  collide_and_store<L, R, Sponge>(g, k, acc, x, y, z, n, f, (flag & cell::sponge) != 0);
+  update_interior_cell<L, R, Sponge>(g, k, acc, x, y, z, n, (flag & cell::sponge) != 0);
 }
 
 // Variant "tiled": a block of TX×TY cells stages each population's tile plus a one-cell halo in shared memory,
@@ -225,6 +230,15 @@ __global__ void __launch_bounds__(kTileX * kTileY) stream_collide_tiled(GridView
   if (interior) collide_and_store<L, R>(g, k, acc, x, y, z, n, f);
 }
 
+// An interior cell in place; cells that boundary cells read (flagged on this backend's copy) also refresh their
+// snapshot row.
+template <class L, class T, class R, bool Odd, bool Sponge>
+__device__ __forceinline__ void aa_interior_cell(const GridView& g, const StepConstants<R>& k, const AAStorage<T>& s,
+                                                 int x, int y, int z, std::int64_t n, std::uint8_t flag) {
+  const std::int32_t row = (flag & cell::aa_snapshot) ? s.row[n] : -1;
+  aa_interior_update<L, T, R, Odd, Sponge>(g, k, s.f, x, y, z, s.snap_next, s.rows, row, (flag & cell::sponge) != 0);
+}
+
 // Variant "aa": one lattice updated in place (kernels/storage/aa_lattice.hpp); `Odd` picks the layout (steps done
 // so far, mod 2). Interior cells update in place; boundary cells read the snapshot and write the next snapshot and
 // their own slots, so the two kinds touch disjoint memory; the interior cells the boundary cells read write their
@@ -236,9 +250,7 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>) stream_colli
   const std::int64_t n = g.index(x, y, z);
   const std::uint8_t flag = g.flags[n];
   if (is_interior<L>(g, flag, x, y, z)) {
-    // Cells that boundary cells read (flagged on this backend's copy) also refresh their snapshot row.
-    const std::int32_t row = (flag & cell::aa_snapshot) ? s.row[n] : -1;
-    aa_interior_update<L, T, R, Odd, Sponge>(g, k, s.f, x, y, z, s.snap_next, s.rows, row, (flag & cell::sponge) != 0);
+    aa_interior_cell<L, T, R, Odd, Sponge>(g, k, s, x, y, z, n, flag);
     return;
   }
   AABoundaryAccess<L, T, R> acc{g, s};
@@ -251,13 +263,11 @@ template <class L, class T, class R, bool Odd, bool Sponge>
 __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>)
     stream_collide_aa_roles(GridView g, StepConstants<R> k, AAStorage<T> s, BlockRoles roles) {
   if (blockIdx.x < roles.list_blocks) {
-    const std::int64_t r = std::int64_t(blockIdx.x) * kStepBlock + threadIdx.x;
-    if (r >= roles.count) return;
+    std::int64_t r;
+    if (!role_list_entry(roles, r)) return;
     const BoundaryCell c = roles.cells[r];
-    const int x[3] = {c.x, c.y, c.z};
     AABoundaryAccess<L, T, R> acc{g, s};
-    update_boundary_cell<L, R>(g, k, acc, x, g.index(c.x, c.y, c.z), std::uint8_t(c.flag),
-                               BoundaryLinks{c.row, c.wall, c.behind});
+    update_list_boundary_cell<L, R>(g, k, acc, c, g.index(c.x, c.y, c.z));
     return;
   }
   int x, y, z;
@@ -265,8 +275,7 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>)
   const std::int64_t n = g.index(x, y, z);
   const std::uint8_t flag = g.flags[n];
   if (!is_interior<L>(g, flag, x, y, z)) return;  // solid cells, and the list's
-  const std::int32_t row = (flag & cell::aa_snapshot) ? s.row[n] : -1;
-  aa_interior_update<L, T, R, Odd, Sponge>(g, k, s.f, x, y, z, s.snap_next, s.rows, row, (flag & cell::sponge) != 0);
+  aa_interior_cell<L, T, R, Odd, Sponge>(g, k, s, x, y, z, n, flag);
 }
 
 template <class L, class T>

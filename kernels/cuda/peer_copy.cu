@@ -1,4 +1,4 @@
-// CUDA IPC peer copies for the MPI halo exchange (src/parallel/peer_copy.hpp).
+// CUDA IPC peer copies for the MPI halo exchange (kernels/peer_copy.hpp).
 #include <cuda_runtime.h>
 
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "kernels/cuda/cuda_check.cuh"
-#include "src/parallel/peer_copy.hpp"
+#include "kernels/peer_copy.hpp"
 
 namespace aerolbm::peer {
 namespace {

@@ -28,21 +28,35 @@ AEROLBM_HD bool is_tile_interior(const GridView& g, std::uint8_t flag, int x0, i
   return !edge && (flag & ~(cell::aa_snapshot | cell::sponge)) == cell::fluid;
 }
 
-// Plain pull streaming for an interior cell: population i comes from the neighbour at −c_i, wrapped around
-// periodic axes (is_interior guarantees no wrap is needed across other faces).
+// The neighbours of an interior cell one step down (m) and up (p) each axis, wrapped around the grid: only
+// periodic axes wrap, since is_interior keeps the cell away from the other faces. The one neighbour-index code of
+// the plain pull and the in-place update.
+struct WrappedNeighbours {
+  int x0, x1, x2, xm, xp, ym, yp, zm, zp;
+  AEROLBM_HD WrappedNeighbours(const GridView& g, int x0_, int x1_, int x2_) : x0(x0_), x1(x1_), x2(x2_) {
+    xm = x0 > 0 ? x0 - 1 : g.n[0] - 1, xp = x0 + 1 < g.n[0] ? x0 + 1 : 0;
+    ym = x1 > 0 ? x1 - 1 : g.n[1] - 1, yp = x1 + 1 < g.n[1] ? x1 + 1 : 0;
+    zm = x2 > 0 ? x2 - 1 : g.n[2] - 1, zp = x2 + 1 < g.n[2] ? x2 + 1 : 0;
+  }
+  // The index of the cell at x + s·c_i: s = −1 where population i streams from, s = +1 where it streams to.
+  template <class L, int S>
+  AEROLBM_HD std::int64_t at(const GridView& g, int i) const {
+    const int c0 = S * L::c(i, 0), c1 = S * L::c(i, 1), c2 = S * L::c(i, 2);
+    return g.index(c0 == 0 ? x0 : (c0 > 0 ? xp : xm), c1 == 0 ? x1 : (c1 > 0 ? yp : ym),
+                   c2 == 0 ? x2 : (c2 > 0 ? zp : zm));
+  }
+  template <class L>
+  AEROLBM_HD std::int64_t from(const GridView& g, int i) const { return at<L, -1>(g, i); }
+  template <class L>
+  AEROLBM_HD std::int64_t to(const GridView& g, int i) const { return at<L, +1>(g, i); }
+};
+
+// Plain pull streaming for an interior cell: population i comes from the neighbour at −c_i.
 template <class L, class R, class Acc>
 AEROLBM_HD void pull_interior(const GridView& g, const Acc& acc, int x0, int x1, int x2, R (&f)[L::Q]) {
-  const int xm = x0 > 0 ? x0 - 1 : g.n[0] - 1, xp = x0 + 1 < g.n[0] ? x0 + 1 : 0;
-  const int ym = x1 > 0 ? x1 - 1 : g.n[1] - 1, yp = x1 + 1 < g.n[1] ? x1 + 1 : 0;
-  const int zm = x2 > 0 ? x2 - 1 : g.n[2] - 1, zp = x2 + 1 < g.n[2] ? x2 + 1 : 0;
+  const WrappedNeighbours nb(g, x0, x1, x2);
   AEROLBM_UNROLL
-  for (int i = 0; i < L::Q; ++i) {
-    // Source = x − c_i.
-    const int sx = L::c(i, 0) == 0 ? x0 : (L::c(i, 0) > 0 ? xm : xp);
-    const int sy = L::c(i, 1) == 0 ? x1 : (L::c(i, 1) > 0 ? ym : yp);
-    const int sz = L::c(i, 2) == 0 ? x2 : (L::c(i, 2) > 0 ? zm : zp);
-    f[i] = acc.get(i, g.index(sx, sy, sz));
-  }
+  for (int i = 0; i < L::Q; ++i) f[i] = acc.get(i, nb.from<L>(g, i));
 }
 
 // Collide (and the sponge layer, where the cell lies in it) and store: the second half of every update.
@@ -56,6 +70,16 @@ AEROLBM_HD void collide_and_store(const GridView& g, const StepConstants<R>& k, 
     if (in_layer) sponge_cell<L, typename Acc::stored_type, R>(g, k, x0, x1, x2, f);
   AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
+}
+
+// The update of an interior cell (is_interior), index n: plain pull, collide and store. `Sponge`, `in_layer`: as
+// for collide_and_store.
+template <class L, class R, bool Sponge = true, class Acc>
+AEROLBM_HD void update_interior_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2,
+                                     std::int64_t n, bool in_layer = true) {
+  R f[L::Q];
+  pull_interior<L, R>(g, acc, x0, x1, x2, f);
+  collide_and_store<L, R, Sponge>(g, k, acc, x0, x1, x2, n, f, in_layer);
 }
 
 // A cell that is not plain interior: an open-boundary node, or a fluid cell at a face or next to the body.
@@ -80,9 +104,7 @@ AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& a
   const std::uint8_t type = flag & cell::type_mask;
   if (type == cell::solid || (flag & cell::ghost)) return;
   if (is_interior<L>(g, flag, x0, x1, x2)) {
-    R f[L::Q];
-    pull_interior<L, R>(g, acc, x0, x1, x2, f);
-    collide_and_store<L, R>(g, k, acc, x0, x1, x2, n, f);
+    update_interior_cell<L, R>(g, k, acc, x0, x1, x2, n);
     return;
   }
   update_boundary_cell<L, R>(g, k, acc, x, n, flag, boundary_links(g, n, flag));

@@ -1,14 +1,35 @@
 #pragma once
-// Run-time choices shared by the case, the domain and both backends. Plain C++: included by .cu files too.
+// Run-time choices shared by the case, the domain and both backends, with their names (the case file's words:
+// lattice.stencil, lattice.collision, lattice.precision, boundaries.wall, boundaries.inlet_profile,
+// boundaries.lateral and span). Plain C++: included by .cu files too.
 #include <cstdint>
+
+#include "kernels/physics/enum_names.hpp"
 
 namespace aerolbm {
 
 enum class Stencil : std::uint8_t { D2Q9, D3Q19, D3Q27 };
+inline constexpr EnumName<Stencil> kStencilNames[] = {
+    {Stencil::D2Q9, "D2Q9"}, {Stencil::D3Q19, "D3Q19"}, {Stencil::D3Q27, "D3Q27"}};
+constexpr const char* stencil_name(Stencil s) { return enum_name(kStencilNames, s); }
+
 enum class Collision : std::uint8_t { BGK, TRT, KBC };  // KBC: entropic (collision.hpp)
+inline constexpr EnumName<Collision> kCollisionNames[] = {
+    {Collision::BGK, "bgk"}, {Collision::TRT, "trt"}, {Collision::KBC, "kbc"}};
+constexpr const char* collision_name(Collision c) { return enum_name(kCollisionNames, c); }
+
 enum class Precision : std::uint8_t { FP32, FP64, FP16S };
+inline constexpr EnumName<Precision> kPrecisionNames[] = {
+    {Precision::FP32, "fp32"}, {Precision::FP64, "fp64"}, {Precision::FP16S, "fp16s"}};
+constexpr const char* precision_name(Precision p) { return enum_name(kPrecisionNames, p); }
+
 enum class WallModel : std::uint8_t { HalfwayBounceBack, Interpolated };
+inline constexpr EnumName<WallModel> kWallModelNames[] = {{WallModel::HalfwayBounceBack, "halfway"},
+                                                          {WallModel::Interpolated, "interpolated"}};
+
 enum class InletProfile : std::uint8_t { Uniform, Parabolic };
+inline constexpr EnumName<InletProfile> kInletProfileNames[] = {{InletProfile::Uniform, "uniform"},
+                                                                {InletProfile::Parabolic, "parabolic"}};
 
 // What happens where a population would stream in from outside the grid. One entry per face:
 // index 2*axis for the low face, 2*axis+1 for the high face.
@@ -20,6 +41,9 @@ enum class FaceBC : std::uint8_t {
   Pressure,  // cells on this face are pressure-outlet nodes
   FarField,  // free stream: a population streaming in across the face is the equilibrium of the free stream
 };
+// The side faces' choices (boundaries.lateral, boundaries.span).
+inline constexpr EnumName<FaceBC> kSideFaceNames[] = {
+    {FaceBC::FarField, "farfield"}, {FaceBC::Slip, "slip"}, {FaceBC::Wall, "wall"}, {FaceBC::Periodic, "periodic"}};
 
 // Cell flags (one byte per cell).
 namespace cell {

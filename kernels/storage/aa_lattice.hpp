@@ -120,45 +120,29 @@ AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k,
                                    bool in_layer = true) {
   const std::int64_t cells = g.cells;
   const std::int64_t n = g.index(x0, x1, x2);
+  const WrappedNeighbours nb(g, x0, x1, x2);  // the odd step's
   R v[L::Q];
-  auto keep = [&]() {
-    if (snap_row < 0) return;
+  // Even: read slot (i, x), write (opp(i), x). Odd: read (opp(i), x − c_i), write (i, x + c_i).
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) {
+    if constexpr (!Odd)
+      v[i] = R(f[std::int64_t(i) * cells + n]);
+    else
+      v[i] = R(f[std::int64_t(opposite(i)) * cells + nb.from<L>(g, i)]);
+  }
+  collide<L, R>(v, k.coll);
+  if constexpr (Sponge)
+    if (in_layer) sponge_cell<L, T, R>(g, k, x0, x1, x2, v);
+  if (snap_row >= 0) {
     AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) snap_next[std::int64_t(i) * rows + snap_row] = T(v[i]);
-  };
-  if constexpr (!Odd) {
-    AEROLBM_UNROLL
-    for (int i = 0; i < L::Q; ++i) v[i] = R(f[std::int64_t(i) * cells + n]);
-    collide<L, R>(v, k.coll);
-    if constexpr (Sponge)
-      if (in_layer) sponge_cell<L, T, R>(g, k, x0, x1, x2, v);
-    keep();
-    AEROLBM_UNROLL
-    for (int i = 0; i < L::Q; ++i) f[std::int64_t(opposite(i)) * cells + n] = T(v[i]);
-  } else {
-    const int xm = x0 > 0 ? x0 - 1 : g.n[0] - 1, xp = x0 + 1 < g.n[0] ? x0 + 1 : 0;
-    const int ym = x1 > 0 ? x1 - 1 : g.n[1] - 1, yp = x1 + 1 < g.n[1] ? x1 + 1 : 0;
-    const int zm = x2 > 0 ? x2 - 1 : g.n[2] - 1, zp = x2 + 1 < g.n[2] ? x2 + 1 : 0;
-    AEROLBM_UNROLL
-    for (int i = 0; i < L::Q; ++i) {
-      // From x − c_i, slot opp(i).
-      const int sx = L::c(i, 0) == 0 ? x0 : (L::c(i, 0) > 0 ? xm : xp);
-      const int sy = L::c(i, 1) == 0 ? x1 : (L::c(i, 1) > 0 ? ym : yp);
-      const int sz = L::c(i, 2) == 0 ? x2 : (L::c(i, 2) > 0 ? zm : zp);
-      v[i] = R(f[std::int64_t(opposite(i)) * cells + g.index(sx, sy, sz)]);
-    }
-    collide<L, R>(v, k.coll);
-    if constexpr (Sponge)
-      if (in_layer) sponge_cell<L, T, R>(g, k, x0, x1, x2, v);
-    keep();
-    AEROLBM_UNROLL
-    for (int i = 0; i < L::Q; ++i) {
-      // To x + c_i, slot i.
-      const int tx = L::c(i, 0) == 0 ? x0 : (L::c(i, 0) > 0 ? xp : xm);
-      const int ty = L::c(i, 1) == 0 ? x1 : (L::c(i, 1) > 0 ? yp : ym);
-      const int tz = L::c(i, 2) == 0 ? x2 : (L::c(i, 2) > 0 ? zp : zm);
-      f[std::int64_t(i) * cells + g.index(tx, ty, tz)] = T(v[i]);
-    }
+  }
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) {
+    if constexpr (!Odd)
+      f[std::int64_t(opposite(i)) * cells + n] = T(v[i]);
+    else
+      f[std::int64_t(i) * cells + nb.to<L>(g, i)] = T(v[i]);
   }
 }
 

@@ -14,7 +14,7 @@
 #include "src/app/commands.hpp"
 #include "src/case/case.hpp"
 #include "src/case/units.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 #include "src/io/json.hpp"
 #include "src/solver/backend_select.hpp"
 #include "src/io/disk_bandwidth.hpp"
@@ -26,14 +26,8 @@ namespace {
 
 
 Precision parse_precision(const std::string& s) {
-  if (s == "fp32") return Precision::FP32;
-  if (s == "fp16s") return Precision::FP16S;
-  if (s == "fp64") return Precision::FP64;
+  if (const auto p = enum_from_name(kPrecisionNames, s)) return *p;
   throw CaseError("--precision: expected fp32, fp16s or fp64, got '" + s + "'.");
-}
-
-std::string precision_text(Precision p) {
-  return p == Precision::FP16S ? "fp16s" : (p == Precision::FP64 ? "fp64" : "fp32");
 }
 
 // The periodic box of `cells` cells (shape as `aerolbm bench`: square or cubic, x a multiple of 32) holding a
@@ -120,7 +114,7 @@ int run_bench_case(const BenchCaseArgs& a) {
   const std::int64_t K = std::max<std::int64_t>(1, c.forces_every);
   const bool per_cell = dimensions(c.stencil) == 3 && body != nullptr;
   std::vector<std::string> precisions = a.precisions, variants = a.variants;
-  if (precisions.empty()) precisions = {precision_text(c.precision)};
+  if (precisions.empty()) precisions = {precision_name(c.precision)};
   if (variants.empty()) variants = {c.kernel == "auto" ? "pull" : c.kernel};
 
   PhysicsParams bp;  // the box: BGK, periodic, a Taylor–Green vortex (as `aerolbm bench`)

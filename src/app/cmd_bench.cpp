@@ -38,9 +38,7 @@ struct BenchArgs {
 };
 
 Stencil parse_stencil(const std::string& s) {
-  if (s == "D2Q9") return Stencil::D2Q9;
-  if (s == "D3Q19") return Stencil::D3Q19;
-  if (s == "D3Q27") return Stencil::D3Q27;
+  if (const auto st = enum_from_name(kStencilNames, s)) return *st;
   throw InputError("--lattice: expected D2Q9, D3Q19 or D3Q27, got '" + s + "'");
 }
 
@@ -115,12 +113,12 @@ int run_bench(const BenchArgs& a_in) {
     for (const auto& prec : a.precisions) {
       for (const auto& coll : a.collisions)
       for (const auto& var : a.variants) {
-        p.collision = coll == "kbc" ? Collision::KBC : (coll == "trt" ? Collision::TRT : Collision::BGK);
+        p.collision = enum_from_name(kCollisionNames, coll).value_or(Collision::BGK);
         // The label: the variant, and the operator where it is not BGK (pull+kbc).
         const std::string label = coll == "bgk" ? var : var + "+" + coll;
         BackendConfig cfg;
         cfg.stencil = st;
-        cfg.precision = prec == "fp16s" ? Precision::FP16S : (prec == "fp64" ? Precision::FP64 : Precision::FP32);
+        cfg.precision = enum_from_name(kPrecisionNames, prec).value_or(Precision::FP32);
         cfg.kernel = var;
         std::unique_ptr<Backend> b;
         try {
@@ -195,7 +193,7 @@ void add_bench_command(CLI::App& app, int& status) {
   cmd->add_option("--variants", a->variants, "Kernel variants: pull, aa, tiled")->delimiter(',')->capture_default_str();
   cmd->add_option("--collision", a->collisions, "Collision operators of the box: bgk, trt, kbc (comma-separated)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"bgk", "trt", "kbc"}))
+      ->check(CLI::IsMember(enum_names(kCollisionNames)))
       ->capture_default_str();
   cmd->add_option("--cells", a->cells, "Grid sizes in cells (comma-separated)")->delimiter(',')->capture_default_str();
   cmd->add_option("--backend", a->backend, "cuda | cpu")->check(CLI::IsMember({"cuda", "cpu"}))->capture_default_str();

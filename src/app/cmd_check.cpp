@@ -2,7 +2,7 @@
 
 #include "src/app/commands.hpp"
 #include "src/case/units.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 #include "src/solver/domain.hpp"
 
 namespace aerolbm::app {

@@ -14,7 +14,7 @@
 #include "src/compare/input_error.hpp"
 #include "src/compare/plots.hpp"
 #include "src/compare/report.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 #include "src/io/atomic_file.hpp"
 #include "src/solver/backend_select.hpp"
 #include "src/solver/simulation.hpp"

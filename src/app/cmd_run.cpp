@@ -10,7 +10,7 @@
 #include "src/app/entry_points.hpp"
 #include "src/app/run_folder.hpp"
 #include "src/case/units.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 #include "src/solver/backend_select.hpp"
 #include "src/io/checkpoint.hpp"
 #include "src/parallel/parallel.hpp"

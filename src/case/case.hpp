@@ -127,15 +127,6 @@ Case load_case_text(const std::string& text, const std::string& label, const std
                     const std::vector<std::string>& overrides = {});
 
 inline int dimensions(Stencil s) { return s == Stencil::D2Q9 ? 2 : 3; }
-// The case-file spelling of a stencil (lattice.stencil), for messages, logs and output files.
-inline const char* stencil_name(Stencil s) {
-  return s == Stencil::D2Q9 ? "D2Q9" : (s == Stencil::D3Q19 ? "D3Q19" : "D3Q27");
-}
-
-// The case-file spelling of a collision operator (lattice.collision).
-inline const char* collision_name(Collision c) {
-  return c == Collision::BGK ? "bgk" : (c == Collision::TRT ? "trt" : "kbc");
-}
 
 // A half wing on the symmetry plane z = 0 (the low z face is then a symmetry plane).
 inline bool is_half_model(const Case& c) { return c.geometry == GeometryType::Wing && c.wing_half; }

@@ -129,12 +129,9 @@ void read_domain(const SectionReader& r, Case& c) {
 }
 
 void read_lattice(const SectionReader& r, Case& c) {
-  if (auto s = r.choice("stencil"))
-    c.stencil = *s == "D2Q9" ? Stencil::D2Q9 : *s == "D3Q19" ? Stencil::D3Q19 : Stencil::D3Q27;
-  if (auto s = r.choice("collision"))
-    c.collision = *s == "bgk" ? Collision::BGK : (*s == "kbc" ? Collision::KBC : Collision::TRT);
-  if (auto s = r.choice("precision"))
-    c.precision = *s == "fp32" ? Precision::FP32 : *s == "fp64" ? Precision::FP64 : Precision::FP16S;
+  assign(r.choice("stencil", kStencilNames), c.stencil);
+  assign(r.choice("collision", kCollisionNames), c.collision);
+  assign(r.choice("precision", kPrecisionNames), c.precision);
   assign(r.choice("kernel"), c.kernel);
   assign(r.number("trt_magic", {0, 1, true, false},
                   "The TRT magic parameter is (0, 1]; 3/16 = 0.1875 puts bounce-back walls exactly half-way, 1/4 "
@@ -156,12 +153,9 @@ void read_boundaries(const SectionReader& r, Case& c) {
     c.outlet = *s == "periodic" ? FaceBC::Periodic : FaceBC::Pressure;
     c.characteristic_outlet = *s == "characteristic";
   }
-  auto side = [](const std::string& s) {
-    return s == "farfield" ? FaceBC::FarField : s == "slip" ? FaceBC::Slip : s == "wall" ? FaceBC::Wall : FaceBC::Periodic;
-  };
-  if (auto s = r.choice("lateral")) c.lateral = side(*s);
+  assign(r.choice("lateral", kSideFaceNames), c.lateral);
   c.span = c.lateral;
-  if (auto s = r.choice("span")) c.span = side(*s);
+  assign(r.choice("span", kSideFaceNames), c.span);
   assign(r.number("outlet_relaxation", {0, 10},
                   "The characteristic outlet's relaxation σ is 0 (the pressure drifts freely) to 10 (close to a "
                   "fixed pressure, which reflects); 0.25-1 lets waves out and holds the mean pressure."),
@@ -175,9 +169,8 @@ void read_boundaries(const SectionReader& r, Case& c) {
                        "The sponge strength is the relaxation per step at the face, 0 (none) to 0.5; 0.02-0.1 "
                        "absorbs without reflecting from the layer itself."),
          c.sponge_strength);
-  if (auto s = r.choice("wall")) c.wall = *s == "halfway" ? WallModel::HalfwayBounceBack : WallModel::Interpolated;
-  if (auto s = r.choice("inlet_profile"))
-    c.inlet_profile = *s == "parabolic" ? InletProfile::Parabolic : InletProfile::Uniform;
+  assign(r.choice("wall", kWallModelNames), c.wall);
+  assign(r.choice("inlet_profile", kInletProfileNames), c.inlet_profile);
 }
 
 void read_time(const SectionReader& r, Case& c) {

@@ -4,7 +4,7 @@
 
 #include "src/case/loader_steps.hpp"
 #include "src/case/units.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 
 namespace aerolbm {
 namespace {
@@ -48,7 +48,7 @@ void check_3d_body_inside(const SectionReader& root, const Case& c) {
   std::optional<std::array<Vec3, 2>> box;
   try {
     box = body_extent_chords(c);
-  } catch (const CaseError& e) {
+  } catch (const GeometryError& e) {
     const bool stl = c.geometry == GeometryType::Stl;
     g.problem(stl ? "file" : "section", stl ? "a closed STL mesh" : "a wing that can be built", e.what(),
               stl ? "Fix the mesh or export it again (closed, consistently oriented, no degenerate triangles)."

@@ -1,5 +1,7 @@
 #include "src/case/schema.hpp"
 
+#include "kernels/physics/params.hpp"
+
 namespace aerolbm {
 namespace {
 
@@ -33,18 +35,19 @@ KeySpec build_schema() {
                    leaf("reference_area", K::Number)}),
           section("domain", {leaf("size_chords", K::NumberList), leaf("body_position_chords", K::NumberList)}),
           section("lattice",
-                  {leaf("stencil", K::Choice, {"D2Q9", "D3Q19", "D3Q27"}), leaf("collision", K::Choice, {"bgk", "trt", "kbc"}),
-                   leaf("precision", K::Choice, {"fp32", "fp64", "fp16s"}),
+                  {leaf("stencil", K::Choice, enum_names(kStencilNames)),
+                   leaf("collision", K::Choice, enum_names(kCollisionNames)),
+                   leaf("precision", K::Choice, enum_names(kPrecisionNames)),
                    leaf("kernel", K::Choice, {"auto", "pull", "aa", "tiled"}), leaf("trt_magic", K::Number),
                    leaf("tau_min", K::Number),
                    section("les", {leaf("model", K::Choice, {"none", "smagorinsky"}), leaf("constant", K::Number)})}),
           section("boundaries", {leaf("inlet", K::Choice, {"velocity", "periodic"}),
                                  leaf("outlet", K::Choice, {"characteristic", "pressure", "periodic"}),
                                  leaf("outlet_relaxation", K::Number),
-                                 leaf("lateral", K::Choice, {"farfield", "slip", "wall", "periodic"}),
-                                 leaf("span", K::Choice, {"farfield", "slip", "wall", "periodic"}),
-                                 leaf("wall", K::Choice, {"halfway", "interpolated"}),
-                                 leaf("inlet_profile", K::Choice, {"uniform", "parabolic"}),
+                                 leaf("lateral", K::Choice, enum_names(kSideFaceNames)),
+                                 leaf("span", K::Choice, enum_names(kSideFaceNames)),
+                                 leaf("wall", K::Choice, enum_names(kWallModelNames)),
+                                 leaf("inlet_profile", K::Choice, enum_names(kInletProfileNames)),
                                  section("sponge", {leaf("width_chords", K::Number), leaf("strength", K::Number)})}),
           section("time",
                   {leaf("convective_times", K::Number), leaf("average_last", K::Number), leaf("steps", K::Integer),

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/physics/enum_names.hpp"
 #include "src/case/diagnostics.hpp"
 #include "src/case/schema.hpp"
 
@@ -53,6 +54,12 @@ class SectionReader {
   std::optional<bool> boolean(std::string_view key) const;
   std::optional<std::string> text(std::string_view key) const;
   std::optional<std::string> choice(std::string_view key) const;  // allowed words come from the schema
+  // The same, as the value the enum's name table gives the word (the schema takes its words from that table).
+  template <class E, std::size_t N>
+  std::optional<E> choice(std::string_view key, const EnumName<E> (&names)[N]) const {
+    const std::optional<std::string> word = choice(key);
+    return word ? enum_from_name(names, *word) : std::nullopt;
+  }
   std::optional<std::vector<double>> numbers(std::string_view key, const Range& each, std::string_view range_hint,
                                              std::string_view example) const;
   std::optional<std::vector<std::string>> choice_list(std::string_view key) const;

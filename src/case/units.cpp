@@ -12,18 +12,6 @@ namespace {
 
 constexpr double kSoundSpeed = 0.57735026918962576;  // c_s = 1/sqrt(3) in lattice units, for every stencil here
 
-const char* precision_name(Precision p) {
-  switch (p) {
-    case Precision::FP32:
-      return "fp32";
-    case Precision::FP64:
-      return "fp64";
-    case Precision::FP16S:
-      return "fp16s";
-  }
-  return "?";
-}
-
 const char* length_name(GeometryType g) {
   return g == GeometryType::Cylinder                              ? "diameter"
          : g == GeometryType::None || g == GeometryType::Stl   ? "reference length"

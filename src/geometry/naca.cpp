@@ -5,13 +5,13 @@
 #include <stdexcept>
 #include <utility>
 
-#include "src/case/case.hpp"
+#include "src/geometry/geometry_error.hpp"
 
 namespace aerolbm {
 
 Naca4Params parse_naca4(const std::string& code) {
   const auto bad = [&](const std::string& why) {
-    return CaseError("geometry.code: \"" + code + "\" " + why +
+    return GeometryError("geometry.code: \"" + code + "\" " + why +
                      "; expected a NACA 4-digit code such as \"0012\" or \"2412\" (quote it in YAML so leading "
                      "zeros survive)");
   };
@@ -87,7 +87,7 @@ std::vector<Point2> naca4_outline(const std::string& code, int n_per_side) {
 
 Naca5Params parse_naca5(const std::string& code) {
   const auto bad = [&](const std::string& why) {
-    return CaseError("geometry.code: \"" + code + "\" " + why +
+    return GeometryError("geometry.code: \"" + code + "\" " + why +
                      "; expected a NACA 5-digit code such as \"23012\" (design lift 0.15 x 1st digit, camber "
                      "position 2nd digit / 20, 3rd digit 0, thickness in the last two; quote it in YAML)");
   };
@@ -123,7 +123,7 @@ double naca5_camber_slope(const Naca5Params& f, double x) {
 std::vector<Point2> naca_outline(const std::string& code, int n_per_side) {
   if (code.size() == 4) return naca4_outline(code, n_per_side);
   if (code.size() != 5)
-    throw CaseError("geometry.code: \"" + code + "\" is neither a 4-digit (\"2412\") nor a 5-digit (\"23012\") "
+    throw GeometryError("geometry.code: \"" + code + "\" is neither a 4-digit (\"2412\") nor a 5-digit (\"23012\") "
                     "NACA code; quote it in YAML so leading zeros survive");
   const Naca5Params f = parse_naca5(code);
   return outline_from(f.t, n_per_side,

@@ -15,7 +15,7 @@ struct Naca4Params {
   double t = 0;  // maximum thickness, fraction of chord (last two digits / 100)
 };
 
-// Parses "MPTT". Throws CaseError (naming geometry.code) unless it is exactly four digits describing a real
+// Parses "MPTT". Throws GeometryError (naming geometry.code) unless it is exactly four digits describing a real
 // section: non-zero thickness, and a camber position whenever there is camber.
 Naca4Params parse_naca4(const std::string& code);
 
@@ -31,7 +31,7 @@ double naca4_camber_slope(double m, double p, double x);
 // Closed outline with n_per_side cosine-spaced intervals per surface, thickness laid off perpendicular to the
 // camber line. Selig order: upper surface from the trailing edge to the leading edge, then the lower surface
 // from the first point after the leading edge to the last before the trailing edge (2·n_per_side points, none
-// repeated; counter-clockwise). Throws CaseError for a bad code, std::invalid_argument for n_per_side < 4.
+// repeated; counter-clockwise). Throws GeometryError for a bad code, std::invalid_argument for n_per_side < 4.
 std::vector<Point2> naca4_outline(const std::string& code, int n_per_side);
 
 // NACA 5-digit "LPSTT" with the standard (non-reflexed, S = 0) mean lines 210-250: design lift coefficient
@@ -43,7 +43,7 @@ struct Naca5Params {
   double design_cl = 0;  // 0.15·L
 };
 
-// Parses "LPSTT". Throws CaseError (naming geometry.code) unless it is exactly five digits with L in 1-9, P in
+// Parses "LPSTT". Throws GeometryError (naming geometry.code) unless it is exactly five digits with L in 1-9, P in
 // 1-5, S = 0 (reflexed mean lines are not supported) and thickness 01-40.
 Naca5Params parse_naca5(const std::string& code);
 
@@ -53,7 +53,7 @@ double naca5_camber(const Naca5Params& f, double x);
 double naca5_camber_slope(const Naca5Params& f, double x);
 
 // Either family by the length of the code: 4 digits → naca4_outline, 5 digits → the 5-digit section built the
-// same way (same order, spacing and closed trailing edge). Throws CaseError for anything else.
+// same way (same order, spacing and closed trailing edge). Throws GeometryError for anything else.
 std::vector<Point2> naca_outline(const std::string& code, int n_per_side);
 
 // Maximum thickness (fraction of chord) of a 4- or 5-digit code: its last two digits / 100.

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "src/case/case.hpp"
+#include "src/geometry/geometry_error.hpp"
 
 namespace aerolbm {
 
@@ -61,7 +61,7 @@ struct Numbered {
 std::vector<Point2> read_selig(const std::filesystem::path& file) {
   const std::string name = file.string();
   const auto error = [&](int line, const std::string& what) {
-    return CaseError(name + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + what);
+    return GeometryError(name + (line > 0 ? ":" + std::to_string(line) : std::string()) + ": " + what);
   };
 
   std::error_code ec;

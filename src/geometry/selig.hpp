@@ -9,7 +9,7 @@
 namespace aerolbm {
 
 // Returns the outline in chord units (leading edge at x = 0, chord 1), Selig order, with exact consecutive
-// duplicates and the repeated closing trailing-edge point removed. Bad files throw CaseError whose message names
+// duplicates and the repeated closing trailing-edge point removed. Bad files throw GeometryError whose message names
 // file:line, what is wrong and what to do: unreadable file, non-numeric line, fewer than 10 points, x outside
 // [-0.01, 1.01], Lednicer format, an outline that does not end near where it started, a chord not within 1% of 1,
 // a self-intersecting or zero-area outline.

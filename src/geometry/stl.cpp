@@ -15,7 +15,7 @@
 #include <string_view>
 #include <tuple>
 
-#include "src/case/case.hpp"
+#include "src/geometry/geometry_error.hpp"
 
 namespace aerolbm {
 
@@ -158,7 +158,7 @@ class AsciiReader {
 
  private:
   [[noreturn]] void fail(const Token& t, const std::string& what) const {
-    throw CaseError(name_ + ":" + std::to_string(t.line) + ": " + what +
+    throw GeometryError(name_ + ":" + std::to_string(t.line) + ": " + what +
                     (t.text.empty() || what.find("truncated") != std::string::npos
                          ? std::string()
                          : "; an ASCII STL facet reads \"facet normal nx ny nz / outer loop / vertex x y z (three "
@@ -179,7 +179,7 @@ class AsciiReader {
                                               shown(t.text));
     if (!finite) return v;
     if (!std::isfinite(v) || std::abs(v) > std::numeric_limits<float>::max())
-      throw CaseError(name_ + ":" + std::to_string(t.line) + ": vertex coordinate " + shown(t.text) +
+      throw GeometryError(name_ + ":" + std::to_string(t.line) + ": vertex coordinate " + shown(t.text) +
                       " is not a finite 32-bit number; the exporter wrote invalid data: " + std::string(kRepair));
     // Rounded to float as binary STL stores coordinates, so both encodings of one mesh read the same.
     // (through volatile: a plain double → float → double round trip has been seen optimised away by GCC 12).
@@ -205,7 +205,7 @@ std::vector<Triangle> read_binary(const std::string& bytes, const std::string& n
       for (int k = 0; k < 3; ++k) {
         const float x = f[3 * v + k];
         if (!std::isfinite(x))
-          throw CaseError(name + ": triangle " + std::to_string(i + 1) + " of " + std::to_string(n) +
+          throw GeometryError(name + ": triangle " + std::to_string(i + 1) + " of " + std::to_string(n) +
                           " (byte offset " + std::to_string(kCountEnd + kRecord * std::size_t{i}) + ") has a " +
                           (std::isnan(x) ? "NaN" : "infinite") +
                           " vertex coordinate; the exporter wrote invalid data: " + std::string(kRepair));
@@ -287,7 +287,7 @@ std::string check_closed(const std::vector<Triangle>& triangles) {
 
 StlMesh read_stl(const std::filesystem::path& file) {
   const std::string name = file.string();
-  const auto error = [&](const std::string& what) { return CaseError(name + ": " + what); };
+  const auto error = [&](const std::string& what) { return GeometryError(name + ": " + what); };
 
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec))

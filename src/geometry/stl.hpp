@@ -26,7 +26,7 @@ struct StlMesh {
 // header starts with "solid" (many exporters write that); otherwise a file starting with "solid" is ASCII; any
 // other file is binary and its size must match.
 //
-// Throws CaseError whose message starts with the file name (and ":line" for ASCII syntax errors), says what is
+// Throws GeometryError whose message starts with the file name (and ":line" for ASCII syntax errors), says what is
 // wrong and what to do, for: a missing or unreadable file; a binary file cut short or with bytes beyond its
 // triangles; ASCII syntax errors; no triangles; NaN/infinite coordinates; more than 10% (or all) of the triangles
 // with zero area (fewer are dropped and counted in dropped_degenerate); a surface that is not closed or not

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "kernels/lattice/lattice.hpp"
+#include "src/parallel/mpi_tags.hpp"
 
 namespace aerolbm {
 
@@ -216,8 +217,8 @@ HaloPlan halo_plan(const Block& b, const DomainData& d, Stencil s) {
       send.axis = recv.axis = a;
       send.side = recv.side = side;
       send.peer = recv.peer = b.neighbour[a][side];
-      send.tag = 2 * a + side;        // travels towards this side
-      recv.tag = 2 * a + (1 - side);  // sent by the neighbour towards us
+      send.tag = mpi_tag::face(a, side == 1);  // travels towards this side
+      recv.tag = mpi_tag::face(a, side == 0);  // sent by the neighbour towards us
       for (int i = 0; i < Q; ++i) {
         const int c = lattice_c(s, i, a);
         if (c == (side ? 1 : -1)) send.dirs.push_back(i);

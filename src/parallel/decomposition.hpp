@@ -53,7 +53,7 @@ PhysicsParams block_params(PhysicsParams p, const RanksGrid& grid);
 struct HaloList {
   int axis = 0, side = 0;  // which face of the block
   int peer = -1;
-  int tag = 0;             // 2·axis + (1 when the populations travel towards +axis)
+  int tag = 0;             // mpi_tag::face(axis, travels towards +axis) (src/parallel/mpi_tags.hpp)
   std::vector<std::int64_t> cells;
   std::vector<int> dirs;
 };

@@ -8,12 +8,10 @@
 #include <stdexcept>
 
 #include "src/parallel/mpi_comm.hpp"
+#include "src/parallel/mpi_tags.hpp"
 
 namespace aerolbm {
 namespace {
-
-// + 2·axis + 1 when the values travel towards +axis (the halo exchange uses 0..5 plus 100, 200 and 400; gathers 77).
-constexpr int kTagBase = 300;
 
 // Calls fn(x, y, z) for the cells of [lo, hi), x fastest.
 template <class Fn>
@@ -84,11 +82,11 @@ BlockFields owned_fields_with_layer(const Block& b, const std::int64_t (&n)[3], 
       f.recv.resize(f.send.size());  // blocks are aligned: the neighbour's face has the same cells across
       const int peer = b.neighbour[a][s];
       req.emplace_back();
-      MPI_Irecv(f.recv.data(), int(f.recv.size()), MPI_FLOAT, peer, kTagBase + 2 * a + (s == 0 ? 1 : 0),
-                MPI_COMM_WORLD, &req.back());
+      MPI_Irecv(f.recv.data(), int(f.recv.size()), MPI_FLOAT, peer,
+                mpi_tag::kBlockFields + mpi_tag::face(a, s == 0), MPI_COMM_WORLD, &req.back());
       req.emplace_back();
-      MPI_Isend(f.send.data(), int(f.send.size()), MPI_FLOAT, peer, kTagBase + 2 * a + (s == 1 ? 1 : 0),
-                MPI_COMM_WORLD, &req.back());
+      MPI_Isend(f.send.data(), int(f.send.size()), MPI_FLOAT, peer,
+                mpi_tag::kBlockFields + mpi_tag::face(a, s == 1), MPI_COMM_WORLD, &req.back());
     }
   MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE);
   for (Face& f : faces) {

@@ -1,5 +1,5 @@
 // One block per MPI rank behind the Backend interface of the whole grid (see parallel.hpp). After every step the
-// populations that stream across block faces are exchanged into the neighbours' ghost layers, axis by axis.
+// populations that stream across block faces are exchanged into the neighbours' ghost layers (HaloExchange).
 // The C API only (Open MPI and MPICH would otherwise pull in their deprecated C++ bindings).
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
@@ -7,27 +7,18 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <stdexcept>
 
 #include "kernels/physics/grid_view.hpp"
 #include "src/parallel/mpi_comm.hpp"
+#include "src/parallel/mpi_halo_exchange.hpp"
+#include "src/parallel/mpi_tags.hpp"
 #include "src/parallel/parallel.hpp"
-#include "src/parallel/peer_copy.hpp"
 #include "src/solver/backend_select.hpp"
 
 namespace aerolbm {
 namespace {
-
-class GatheredFields final : public FieldsTransfer {
- public:
-  std::vector<float> rho_, u_;
-  void wait() override {}
-  const float* rho() const override { return rho_.data(); }
-  const float* u() const override { return u_.data(); }
-};
 
 class DistributedBackend final : public Backend, public BlockFieldsSource {
  public:
@@ -63,14 +54,11 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
       const std::int64_t gi = (l[0] + local.origin[0]) + global.nx * ((l[1] + local.origin[1]) + global.ny * (l[2] + local.origin[2]));
       global_row_of_.push_back(global.link[std::size_t(gi)]);
     }
-    plan_ = halo_plan(b, local, cfg.stencil);
-    for (const auto& l : plan_.send) send_ids_.push_back(local_->halo_register(l.cells, l.dirs));
-    for (const auto& l : plan_.recv) recv_ids_.push_back(local_->halo_register(l.cells, l.dirs));
     for (int a = 0; a < 3; ++a) {
       edges_.lo[a] = b.ghost(a, 0) ? 1 : -1;
       edges_.hi[a] = b.ghost(a, 1) ? int(ln_[a]) - 2 : -1;
     }
-    choose_transport();
+    halo_ = std::make_unique<HaloExchange>(*local_, halo_plan(b, local, cfg.stencil), rank_);
     for (std::int64_t z = 0; z < ln_[2]; ++z)
       for (std::int64_t y = 0; y < ln_[1]; ++y)
         for (std::int64_t x = 0; x < ln_[0]; ++x) {
@@ -80,24 +68,21 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
           if (owned) owned_.push_back(x + ln_[0] * (y + ln_[1] * z));
         }
     print_ = dc.print;
-    if (dc.print && rank_ == 0) {
-      std::int64_t halo = 0;
-      for (const auto& l : plan_.send) halo += std::int64_t(l.cells.size() * l.dirs.size());
+    if (dc.print && rank_ == 0)
       spdlog::info("MPI: {} ranks, split {} (x, y, z), {} cells per block on rank 0, {} populations sent per step "
                    "by rank 0, halo transport {}",
-                   size_, format_ranks_grid(grid_), b.cells(), halo, transport_summary());
-    }
+                   size_, format_ranks_grid(grid_), b.cells(), halo_->populations_sent(), halo_->transport_summary());
   }
 
   ~DistributedBackend() override {
-    // The last exchange's answers: every rank ends the run together, so the ones still open are completed here.
-    for (MPI_Request& r : ack_sent_) MPI_Wait(&r, MPI_STATUS_IGNORE);
-    for (MPI_Request& r : ack_wait_) MPI_Wait(&r, MPI_STATUS_IGNORE);
-    for (void* p : peer_dst_) peer::close_buffer(p);
-    if (exchanges_ > 0 && print_ && rank_ == 0)
+    // The halo exchange completes its last acknowledgements when it is destroyed, before the local backend.
+    const std::int64_t n = halo_->exchanges();
+    const double seconds = halo_->seconds();
+    halo_.reset();
+    if (n > 0 && print_ && rank_ == 0)
       spdlog::info("MPI: halo exchange {:.1f} us per step on rank 0 (host time from the first halo packed to the "
                    "last unpacked, beside the update of the block's interior), {} exchanges",
-                   1e6 * exchange_seconds_ / double(exchanges_), exchanges_);
+                   1e6 * seconds / double(n), n);
   }
 
   std::string name() const override { return local_->name(); }
@@ -109,13 +94,13 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
 
   void initialize() override {
     local_->initialize();
-    exchange();  // ghosts at wrapped positions start from their owners' values
+    halo_->exchange();  // ghosts at wrapped positions start from their owners' values
   }
 
   void set_step(std::int64_t step) override { local_->set_step(step); }
 
   void run(std::int64_t steps) override {
-    for (std::int64_t s = 0; s < steps; ++s) local_->step_overlapped(edges_, [this] { exchange(); });
+    for (std::int64_t s = 0; s < steps; ++s) local_->step_overlapped(edges_, [this] { halo_->exchange(); });
     local_->finish_steps();
   }
 
@@ -248,11 +233,8 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
     });
   }
 
-  std::unique_ptr<FieldsTransfer> start_fields_transfer() override {
-    auto t = std::make_unique<GatheredFields>();
-    macroscopic(t->rho_, t->u_);
-    return t;
-  }
+  // Gathered to rank 0 at once (macroscopic).
+  std::unique_ptr<FieldsTransfer> start_fields_transfer() override { return host_fields_transfer(*this); }
 
   void read_populations(std::vector<double>& f) override {
     std::vector<double> lf;
@@ -311,11 +293,12 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
         std::copy(mine.begin(), mine.end(), all.begin());
         std::int64_t at = counts[0];
         for (int r = 1; r < size_; ++r) {
-          MPI_Recv(all.data() + at, counts[std::size_t(r)], type, r, 77, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+          MPI_Recv(all.data() + at, counts[std::size_t(r)], type, r, mpi_tag::kLargeGather, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
           at += counts[std::size_t(r)];
         }
       } else {
-        MPI_Send(mine.data(), int(mine.size()), type, 0, 77, MPI_COMM_WORLD);
+        MPI_Send(mine.data(), int(mine.size()), type, 0, mpi_tag::kLargeGather, MPI_COMM_WORLD);
       }
       return;
     }
@@ -335,183 +318,16 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
             fn(x + n_[0] * (y + n_[1] * z), all.data() + at);
   }
 
-  // How each link's populations travel (AEROLBM_MPI_TRANSPORT = auto | peer | cuda-aware | staged). auto, for a
-  // GPU run: CUDA IPC peer copies on every link whose two ranks share a node and whose GPUs can reach each other;
-  // MPI for the others, from device memory when the MPI library is CUDA-aware (asked at run time), else through
-  // pinned host buffers. A CPU run sends from host memory.
-  void choose_transport() {
-    std::string mode = "auto";
-    if (const char* t = std::getenv("AEROLBM_MPI_TRANSPORT")) mode = t;
-    if (mode != "auto" && mode != "peer" && mode != "cuda-aware" && mode != "staged")
-      throw std::invalid_argument("AEROLBM_MPI_TRANSPORT: expected auto, peer, cuda-aware or staged, got '" + mode +
-                                  "'. Unset it to let each link choose.");
-    peer_.assign(plan_.send.size(), 0);
-    peer_dst_.assign(plan_.send.size(), nullptr);
-    peer_recv_.assign(plan_.recv.size(), 0);
-    ack_wait_.assign(plan_.send.size(), MPI_REQUEST_NULL);
-    ack_sent_.assign(plan_.recv.size(), MPI_REQUEST_NULL);
-    const bool gpu = local_->name() == "cuda";
-    device_pointers_ = gpu && mode != "staged" && mode != "peer" && mpi_cuda_aware();
-    if (gpu && mode == "cuda-aware" && !device_pointers_)
-      throw std::invalid_argument("AEROLBM_MPI_TRANSPORT=cuda-aware, but this MPI library cannot take device "
-                                  "pointers (MPIX_Query_cuda_support). Unset it, or use an MPI built with CUDA.");
-    if (gpu && (mode == "auto" || mode == "peer")) open_peer_links(mode == "peer");
-    if (!gpu && mode == "peer")
-      throw std::invalid_argument("AEROLBM_MPI_TRANSPORT=peer needs the CUDA backend on every rank");
-  }
-
-  // Every receiver sends its sender (node name, device, IPC handle of the receive buffer); the sender maps it if it
-  // can and answers whether it did, so both ends of a link agree. Collective. required: fail unless every link is
-  // a peer link.
-  void open_peer_links(bool required) {
-    struct Offer {
-      char node[MPI_MAX_PROCESSOR_NAME];
-      int device;
-      peer::IpcHandle handle;
-    };
-    Offer mine{};
-    int len = 0;
-    MPI_Get_processor_name(mine.node, &len);
-    mine.device = peer::current_device();
-    std::vector<Offer> offers_out(plan_.recv.size(), mine), offers_in(plan_.send.size());
-    std::vector<MPI_Request> req;
-    for (std::size_t k = 0; k < plan_.send.size(); ++k) {
-      req.emplace_back();
-      MPI_Irecv(&offers_in[k], int(sizeof(Offer)), MPI_BYTE, plan_.send[k].peer, plan_.send[k].tag + kOfferTag,
-                MPI_COMM_WORLD, &req.back());
-    }
-    for (std::size_t k = 0; k < plan_.recv.size(); ++k) {
-      offers_out[k].handle = peer::export_buffer(local_->halo_buffer(recv_ids_[k]).device);
-      req.emplace_back();
-      MPI_Isend(&offers_out[k], int(sizeof(Offer)), MPI_BYTE, plan_.recv[k].peer, plan_.recv[k].tag + kOfferTag,
-                MPI_COMM_WORLD, &req.back());
-    }
-    MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE);
-    req.clear();
-    std::string why;
-    for (std::size_t k = 0; k < plan_.send.size(); ++k) {
-      const Offer& o = offers_in[k];
-      if (std::strncmp(o.node, mine.node, MPI_MAX_PROCESSOR_NAME) != 0) {
-        why = "rank " + std::to_string(plan_.send[k].peer) + " is on another node";
-        continue;
-      }
-      if (!peer::can_access(o.device)) {
-        why = "GPU " + std::to_string(mine.device) + " cannot reach GPU " + std::to_string(o.device);
-        continue;
-      }
-      try {
-        peer_dst_[k] = peer::open_buffer(o.handle);
-        peer_[k] = 1;
-      } catch (const std::exception& e) {
-        why = e.what();
-      }
-    }
-    for (std::size_t k = 0; k < plan_.recv.size(); ++k) {
-      req.emplace_back();
-      MPI_Irecv(&peer_recv_[k], 1, MPI_INT, plan_.recv[k].peer, plan_.recv[k].tag + kAnswerTag, MPI_COMM_WORLD,
-                &req.back());
-    }
-    for (std::size_t k = 0; k < plan_.send.size(); ++k) {
-      req.emplace_back();
-      MPI_Isend(&peer_[k], 1, MPI_INT, plan_.send[k].peer, plan_.send[k].tag + kAnswerTag, MPI_COMM_WORLD,
-                &req.back());
-    }
-    MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE);
-    int all_peer = 1;
-    for (int p : peer_) all_peer = all_peer && p;
-    for (int p : peer_recv_) all_peer = all_peer && p;
-    MPI_Allreduce(MPI_IN_PLACE, &all_peer, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (required && !all_peer)
-      throw std::runtime_error("AEROLBM_MPI_TRANSPORT=peer: not every halo link can use CUDA peer copies" +
-                               (why.empty() ? std::string() : " (" + why + ")") +
-                               ". Unset AEROLBM_MPI_TRANSPORT to fall back to MPI for those links.");
-    if (!why.empty()) spdlog::debug("MPI rank {}: some halo links use MPI: {}", rank_, why);
-  }
-
-  std::string transport_summary() const {
-    if (local_->name() != "cuda") return "host memory";
-    std::size_t links = peer_.size(), on_peer = 0;
-    for (int p : peer_) on_peer += std::size_t(p);
-    const std::string mpi = device_pointers_ ? "CUDA-aware MPI (device buffers)" : "host-staged MPI (pinned buffers)";
-    if (links > 0 && on_peer == links) return "CUDA IPC peer copies (device to device, no host memory)";
-    if (on_peer == 0) return mpi;
-    return "CUDA IPC peer copies on " + std::to_string(on_peer) + " of " + std::to_string(links) +
-           " links of rank 0, " + mpi + " on the others";
-  }
-
-  // Axis by axis: post the receives, pack and send, wait, unpack (halo_plan explains the order). A peer link copies
-  // the packed halo into the receiver's device buffer and sends an empty message when it is there; the receiver
-  // answers with an empty message once it has unpacked it, which the sender waits for before it writes that buffer
-  // again (the next exchange).
-  void exchange() {
-    double t0 = -1;  // when this rank's first halo is packed (its edge layers are done)
-    for (int a = 0; a < 3; ++a) {
-      std::vector<MPI_Request> req;
-      std::vector<std::size_t> got;
-      for (std::size_t k = 0; k < plan_.recv.size(); ++k) {
-        if (plan_.recv[k].axis != a) continue;
-        const HaloBuffer hb = local_->halo_buffer(recv_ids_[k]);
-        req.emplace_back();
-        if (peer_recv_[k])
-          MPI_Irecv(nullptr, 0, MPI_BYTE, plan_.recv[k].peer, plan_.recv[k].tag, MPI_COMM_WORLD, &req.back());
-        else
-          MPI_Irecv(device_pointers_ ? hb.device : hb.host, int(hb.bytes), MPI_BYTE, plan_.recv[k].peer,
-                    plan_.recv[k].tag, MPI_COMM_WORLD, &req.back());
-        got.push_back(k);
-      }
-      if (got.empty()) continue;
-      for (std::size_t k = 0; k < plan_.send.size(); ++k) {
-        if (plan_.send[k].axis != a) continue;
-        const HaloBuffer hb = local_->halo_buffer(send_ids_[k]);
-        req.emplace_back();
-        if (peer_[k]) {
-          local_->halo_pack(send_ids_[k], false);
-          if (t0 < 0) t0 = MPI_Wtime();
-          MPI_Wait(&ack_wait_[k], MPI_STATUS_IGNORE);  // the receiver has unpacked what we copied last time
-          peer::copy(peer_dst_[k], hb.device, hb.bytes);
-          MPI_Isend(nullptr, 0, MPI_BYTE, plan_.send[k].peer, plan_.send[k].tag, MPI_COMM_WORLD, &req.back());
-          MPI_Irecv(nullptr, 0, MPI_BYTE, plan_.send[k].peer, plan_.send[k].tag + kAckTag, MPI_COMM_WORLD,
-                    &ack_wait_[k]);
-        } else {
-          local_->halo_pack(send_ids_[k], !device_pointers_);
-          if (t0 < 0) t0 = MPI_Wtime();
-          MPI_Isend(device_pointers_ ? hb.device : hb.host, int(hb.bytes), MPI_BYTE, plan_.send[k].peer,
-                    plan_.send[k].tag, MPI_COMM_WORLD, &req.back());
-        }
-      }
-      MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE);
-      for (std::size_t k : got) {
-        local_->halo_unpack(recv_ids_[k], !device_pointers_ && !peer_recv_[k]);
-        if (peer_recv_[k]) {
-          MPI_Wait(&ack_sent_[k], MPI_STATUS_IGNORE);
-          MPI_Isend(nullptr, 0, MPI_BYTE, plan_.recv[k].peer, plan_.recv[k].tag + kAckTag, MPI_COMM_WORLD,
-                    &ack_sent_[k]);
-        }
-      }
-    }
-    if (t0 >= 0) exchange_seconds_ += MPI_Wtime() - t0;
-    ++exchanges_;
-  }
-
-  // Added to halo_plan's tags (0..5); 300 + 0..5 are the block fields' (mpi_block_fields.cpp).
-  static constexpr int kAckTag = 100, kOfferTag = 200, kAnswerTag = 400;
   int rank_, size_, q_;
   std::int64_t n_[3] = {0, 0, 0};
   std::int64_t origin_[3] = {0, 0, 0}, ln_[3] = {1, 1, 1};
   RanksGrid grid_{1, 1, 1};
   std::vector<Block> blocks_;
   std::unique_ptr<Backend> local_;
-  HaloPlan plan_;
-  std::vector<int> send_ids_, recv_ids_;
   std::vector<std::int64_t> owned_;
   std::vector<std::int32_t> global_row_of_;  // local wall row → global wall row
   std::int64_t global_rows_ = 0;  // local indices of the owned cells, z, y, x order
-  bool device_pointers_ = false;
-  std::vector<int> peer_, peer_recv_;     // per send / receive link: 1 when it uses CUDA IPC peer copies
-  std::vector<void*> peer_dst_;           // per send link: the receiver's buffer, mapped here
-  std::vector<MPI_Request> ack_wait_, ack_sent_;
-  double exchange_seconds_ = 0;
-  std::int64_t exchanges_ = 0;
+  std::unique_ptr<HaloExchange> halo_;  // after local_: destroyed before it
   bool print_ = true;
   EdgeLayers edges_;
 };

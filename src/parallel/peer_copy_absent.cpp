@@ -1,8 +1,8 @@
-// Builds without CUDA: no device, so no peer copies (src/parallel/peer_copy.hpp).
+// Builds without CUDA: no device, so no peer copies (kernels/peer_copy.hpp).
 #ifndef AEROLBM_HAVE_CUDA
 #include <stdexcept>
 
-#include "src/parallel/peer_copy.hpp"
+#include "kernels/peer_copy.hpp"
 
 namespace aerolbm::peer {
 

@@ -5,12 +5,13 @@
 #include <optional>
 
 #include "kernels/backend.hpp"
+#include "kernels/backend_factory.hpp"
 #include "kernels/lattice/lattice.hpp"
 #include "src/app/entry_points.hpp"
 #include "src/app/run_folder.hpp"
 #include "src/case/case.hpp"
 #include "src/case/units.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 #include "src/solver/frame_builder.hpp"
 #include "src/solver/resources.hpp"
 #include "src/solver/simulation.hpp"
@@ -81,9 +82,8 @@ BuildInfo build_info() {
 }
 
 LatticeInfo lattice_info(const std::string& name) {
-  if (name == "D2Q9") return lattice_of<D2Q9>();
-  if (name == "D3Q19") return lattice_of<D3Q19>();
-  if (name == "D3Q27") return lattice_of<D3Q27>();
+  if (const auto s = enum_from_name(kStencilNames, name))
+    return with_lattice(*s, [](auto l) { return lattice_of<decltype(l)>(); });
   throw InputError("lattice: expected D2Q9, D3Q19 or D3Q27, got '" + name + "'");
 }
 

@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include "kernels/backend.hpp"
-#include "src/solver/device_memory.hpp"
 
 namespace aerolbm {
 

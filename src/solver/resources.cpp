@@ -8,7 +8,6 @@
 #include <string>
 
 #include "kernels/backend.hpp"
-#include "src/solver/device_memory.hpp"
 #include "src/solver/output_budget.hpp"
 
 namespace aerolbm {

@@ -30,15 +30,6 @@
 namespace aerolbm {
 namespace {
 
-const char* precision_name(Precision p) {
-  switch (p) {
-    case Precision::FP32: return "fp32";
-    case Precision::FP64: return "fp64";
-    case Precision::FP16S: return "fp16s";
-  }
-  return "?";
-}
-
 Attributes run_attributes(const Case& c, const LatticeUnits& u) {
   Attributes a;
   a.numbers = {{"reynolds", c.reynolds},          {"mach", c.mach},

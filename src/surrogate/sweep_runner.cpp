@@ -12,7 +12,7 @@
 #include "kernels/lattice/lattice.hpp"
 #include "src/case/diagnostics.hpp"
 #include "src/case/units.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 #include "src/solver/averaged_run.hpp"
 #include "src/surrogate/airfoil_inputs.hpp"
 #include "src/surrogate/field_sampling.hpp"

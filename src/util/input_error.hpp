@@ -2,7 +2,8 @@
 // Bad input from the user: a case key, a file, an option, an output folder, a backend that is not there. Every
 // command turns it into its message on stderr and exit status 2 (src/app/exit_status.hpp); the Python module
 // raises aerolbm.InputError with the same message. The specific errors derive from it: CaseError (src/case),
-// CompareInputError (src/compare), surrogate::ModelFileError, BackendUnavailable (src/solver).
+// GeometryError (src/geometry), CompareInputError (src/compare), surrogate::ModelFileError, BackendUnavailable
+// (src/solver).
 // The standard library only: src/case and src/geometry (the fuzz targets' library) and the Python session's
 // plain-C++ API include it.
 #include <memory>

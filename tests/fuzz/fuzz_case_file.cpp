@@ -13,7 +13,7 @@
 
 #include "src/case/case.hpp"
 #include "src/case/units.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 #include "src/geometry/naca.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
@@ -56,7 +56,7 @@ void exercise_loaded_case(const Case& c) {
         const auto box = body->bounds();
         body->inside({0.5 * (box[0][0] + box[1][0]), 0.5 * (box[0][1] + box[1][1]), 0});
       }
-    } catch (const CaseError&) {
+    } catch (const GeometryError&) {
       // A Selig file that exists but is not a good airfoil is reported here, as in `aerolbm check`.
     }
   }

@@ -1,5 +1,5 @@
 // Fuzz target: the Selig .dat airfoil reader (src/geometry/selig.cpp). The fuzzer's bytes are the file.
-// Promise under test: read_selig returns an outline it vouches for, or throws CaseError with a message; it never
+// Promise under test: read_selig returns an outline it vouches for, or throws GeometryError with a message; it never
 // crashes, hangs, leaks or throws anything else. A returned outline is then placed as a PolygonBody, as a case
 // with geometry.type selig would be.
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "src/case/case.hpp"
+#include "src/geometry/geometry_error.hpp"
 #include "src/geometry/polygon_body.hpp"
 #include "src/geometry/selig.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -47,10 +47,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<Point2> pts;
   try {
     pts = read_selig(file);
-  } catch (const CaseError& e) {
+  } catch (const GeometryError& e) {
     // Messages start with the file (and line) so that the user knows where to look.
     if (std::strncmp(e.what(), file.c_str(), std::strlen(file.c_str())) != 0)
-      fuzz::fail("CaseError message does not start with the file name", e.what());
+      fuzz::fail("GeometryError message does not start with the file name", e.what());
     return 0;
   }
   check_outline(pts);

@@ -1,6 +1,6 @@
 // Fuzz target: the STL reader (src/geometry/stl.cpp). The fuzzer's bytes are the file, binary or ASCII.
 // Promise under test: read_stl returns a mesh it vouches for (finite, non-degenerate triangles forming a closed,
-// consistently oriented surface), or throws CaseError with a message; it never crashes, hangs, leaks or throws
+// consistently oriented surface), or throws GeometryError with a message; it never crashes, hangs, leaks or throws
 // anything else. An accepted mesh is then placed as an StlBody (scaled to 64 cells) and probed.
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "src/case/case.hpp"
+#include "src/geometry/geometry_error.hpp"
 #include "src/geometry/stl.hpp"
 #include "src/geometry/stl_body.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -55,9 +55,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   StlMesh mesh;
   try {
     mesh = read_stl(file);
-  } catch (const CaseError& e) {
+  } catch (const GeometryError& e) {
     if (std::strncmp(e.what(), file.c_str(), std::strlen(file.c_str())) != 0)
-      fuzz::fail("CaseError message does not start with the file name", e.what());
+      fuzz::fail("GeometryError message does not start with the file name", e.what());
     return 0;
   }
   check_mesh(mesh);

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "src/case/case.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 #include "src/geometry/naca.hpp"
 #include "src/geometry/stl.hpp"
 #include "src/geometry/wing.hpp"

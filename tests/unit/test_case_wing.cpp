@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "src/case/units.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 #include "src/geometry/stl.hpp"
 #include "src/geometry/wing.hpp"
 #include "src/solver/domain.hpp"

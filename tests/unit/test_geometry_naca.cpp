@@ -6,7 +6,7 @@
 #include <numbers>
 #include <stdexcept>
 
-#include "src/case/case.hpp"
+#include "src/geometry/geometry_error.hpp"
 #include "src/geometry/naca.hpp"
 #include "src/geometry/polygon2d.hpp"
 
@@ -141,12 +141,12 @@ TEST(Naca4Code, RejectsMalformedCodes) {
     try {
       parse_naca4(code);
       ADD_FAILURE() << "accepted \"" << code << "\"";
-    } catch (const CaseError& e) {
+    } catch (const GeometryError& e) {
       EXPECT_NE(std::string(e.what()).find("geometry.code"), std::string::npos) << e.what();
     }
   }
   EXPECT_NO_THROW(parse_naca4("0412"));  // no camber: the position digit is irrelevant
-  EXPECT_THROW(naca4_outline("x012", 50), CaseError);
+  EXPECT_THROW(naca4_outline("x012", 50), GeometryError);
   EXPECT_THROW(naca4_outline("0012", 3), std::invalid_argument);
 }
 

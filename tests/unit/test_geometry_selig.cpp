@@ -8,7 +8,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "src/case/case.hpp"
+#include "src/geometry/geometry_error.hpp"
 #include "src/geometry/naca.hpp"
 #include "src/geometry/selig.hpp"
 
@@ -46,17 +46,17 @@ class SeligFiles : public ::testing::Test {
     return s.str();
   }
 
-  // Runs read_selig, expects a CaseError naming "file:line", returns the message.
+  // Runs read_selig, expects a GeometryError naming "file:line", returns the message.
   std::string expect_error(const fs::path& file, int line) {
     try {
       read_selig(file);
-    } catch (const CaseError& e) {
+    } catch (const GeometryError& e) {
       const std::string msg = e.what();
       const std::string where = file.string() + ":" + std::to_string(line) + ":";
       EXPECT_NE(msg.find(where), std::string::npos) << "expected \"" << where << "\" in: " << msg;
       return msg;
     }
-    ADD_FAILURE() << "no CaseError for " << file;
+    ADD_FAILURE() << "no GeometryError for " << file;
     return {};
   }
 
@@ -97,7 +97,7 @@ TEST_F(SeligFiles, MissingFile) {
   try {
     read_selig(p);
     FAIL() << "no error";
-  } catch (const CaseError& e) {
+  } catch (const GeometryError& e) {
     EXPECT_TRUE(contains(e.what(), p.string())) << e.what();
     EXPECT_TRUE(contains(e.what(), "check the path")) << e.what();
   }
@@ -219,7 +219,7 @@ TEST_F(SeligFiles, RefusesAnOutlineFarLargerThanAnyRealAirfoil) {
   std::string msg;
   try {
     read_selig(file);
-  } catch (const CaseError& e) {
+  } catch (const GeometryError& e) {
     msg = e.what();
   }
   EXPECT_TRUE(contains(msg, "at most 20000")) << msg;

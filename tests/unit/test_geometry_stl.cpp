@@ -16,7 +16,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "src/case/case.hpp"
+#include "src/geometry/geometry_error.hpp"
 #include "src/geometry/stl.hpp"
 #include "src/geometry/stl_body.hpp"
 
@@ -162,7 +162,7 @@ class StlFiles : public ::testing::Test {
   std::string error_for(const std::string& bytes, const std::string& name = "bad.stl") {
     try {
       read_stl(write(name, bytes));
-    } catch (const CaseError& e) {
+    } catch (const GeometryError& e) {
       return e.what();
     }
     return "";
@@ -213,7 +213,7 @@ TEST_F(StlFiles, MissingFile) {
   try {
     read_stl(dir_ / "nope.stl");
     FAIL() << "no error";
-  } catch (const CaseError& e) {
+  } catch (const GeometryError& e) {
     EXPECT_NE(std::string(e.what()).find("nope.stl: STL file (geometry.file) does not exist"), std::string::npos)
         << e.what();
   }

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "src/case/case.hpp"
+#include "src/geometry/geometry_error.hpp"
 #include "src/geometry/naca.hpp"
 #include "src/geometry/polygon_body.hpp"
 #include "src/geometry/stl.hpp"
@@ -233,7 +233,7 @@ TEST(Naca5, OutlineAndBadCodes) {
   // Thickness as the 4-digit family: the section's area is that of the 0012 within camber effects.
   EXPECT_NEAR(signed_area(o), signed_area(naca_outline("0012", 100)), 1e-3);
   for (const char* bad : {"03012", "26012", "23112", "23000", "230121", "2a012", "123"})
-    EXPECT_THROW(naca_outline(bad, 50), CaseError) << bad;
+    EXPECT_THROW(naca_outline(bad, 50), GeometryError) << bad;
   EXPECT_DOUBLE_EQ(naca_thickness("23015"), 0.15);
 }
 

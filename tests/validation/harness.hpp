@@ -14,7 +14,7 @@
 
 #include "kernels/backend.hpp"
 #include "src/case/units.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 #include "src/solver/domain.hpp"
 #include "src/solver/force_history.hpp"
 #include "tests/cases_dir.hpp"

@@ -1,4 +1,4 @@
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -49,7 +49,7 @@ std::unique_ptr<Body> make_wing(const Case& c) {
   try {
     body = make_wing_body(wing_shape(c, wing_points_per_side(L)), L, c.angle_of_attack_deg, pivot);
   } catch (const std::invalid_argument& e) {
-    throw CaseError(c.source_file.string() + ": geometry: " + e.what() +
+    throw GeometryError(c.source_file.string() + ": geometry: " + e.what() +
                     "; check the wing's keys (span, taper/tip_chord, sweep_deg, dihedral_deg, twist_deg, section).");
   }
   ForceReference ref = *body->reference();
@@ -60,7 +60,7 @@ std::unique_ptr<Body> make_wing(const Case& c) {
 
 std::unique_ptr<Body> make_stl(const Case& c) {
   if (c.stl_file.empty())
-    throw CaseError("geometry.file: geometry.type is stl but no STL file is given; set geometry.file");
+    throw GeometryError("geometry.file: geometry.type is stl but no STL file is given; set geometry.file");
   const double L = c.chord_cells;
   StlPlacement pl = stl_placement(c, L);
   pl.pivot_lattice = pivot_lattice(c);
@@ -100,7 +100,7 @@ std::optional<std::array<Vec3, 2>> body_extent_chords(const Case& c) {
       // Coarse: the box of a ruled loft is that of its stations; a few suffice for the twist's curvature.
       model = wing_mesh(wing_shape(c, 32), 32, 8);
     } catch (const std::invalid_argument& e) {
-      throw CaseError(std::string("geometry: ") + e.what());
+      throw GeometryError(std::string("geometry: ") + e.what());
     }
     pl.angle_of_attack_deg = c.angle_of_attack_deg;
   } else if (c.geometry == GeometryType::Stl) {
@@ -129,7 +129,7 @@ std::unique_ptr<Body> make_body(const Case& c) {
   const double L = c.chord_cells;
   // load_case validates this too; repeated here because a Case can also be built in code (tests, sweeps).
   if (!(L > 0) || !std::isfinite(L) || L > 1e7)
-    throw CaseError("geometry.chord_cells = " + std::to_string(L) +
+    throw GeometryError("geometry.chord_cells = " + std::to_string(L) +
                     " must be a positive number of cells (at most 1e7)");
   const Point2 pivot = {c.body_position_chords[0] * L, c.body_position_chords[1] * L};
 
@@ -144,7 +144,7 @@ std::unique_ptr<Body> make_body(const Case& c) {
       return std::make_unique<PolygonBody>(naca4_outline(c.naca_code, naca_points_per_side(L)), placement);
     case GeometryType::Selig:
       if (c.selig_file.empty())
-        throw CaseError("geometry.file: geometry.type is selig but no coordinate file is given; set geometry.file "
+        throw GeometryError("geometry.file: geometry.type is selig but no coordinate file is given; set geometry.file "
                         "to a Selig .dat file");
       return std::make_unique<PolygonBody>(read_selig(c.selig_file), placement);
     case GeometryType::Cylinder:

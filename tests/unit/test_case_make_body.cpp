@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "src/geometry/cylinder.hpp"
-#include "src/geometry/make_body.hpp"
+#include "src/case/make_body.hpp"
 #include "src/geometry/naca.hpp"
 #include "src/geometry/polygon_body.hpp"
 
@@ -102,19 +102,19 @@ TEST(MakeBody, NoneGivesNoBody) {
   EXPECT_EQ(make_body(c), nullptr);
 }
 
-TEST(MakeBody, BadInputIsACaseError) {
+TEST(MakeBody, BadInputIsAGeometryError) {
   Case c = naca_case("0012", 0);
   c.chord_cells = 0;
-  EXPECT_THROW(make_body(c), CaseError);
+  EXPECT_THROW(make_body(c), GeometryError);
   c.chord_cells = std::nan("");
-  EXPECT_THROW(make_body(c), CaseError);
+  EXPECT_THROW(make_body(c), GeometryError);
   c = naca_case("012", 0);
-  EXPECT_THROW(make_body(c), CaseError);
+  EXPECT_THROW(make_body(c), GeometryError);
   c = naca_case("0012", 0);
   c.geometry = GeometryType::Selig;  // no file given
-  EXPECT_THROW(make_body(c), CaseError);
+  EXPECT_THROW(make_body(c), GeometryError);
   c.selig_file = "/nonexistent/aerolbm/foil.dat";
-  EXPECT_THROW(make_body(c), CaseError);
+  EXPECT_THROW(make_body(c), GeometryError);
 }
 
 }  // namespace

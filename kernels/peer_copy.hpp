@@ -1,8 +1,9 @@
 #pragma once
 // Device-to-device copies between the GPUs of one node, for the MPI halo exchange when the MPI library cannot take
 // device pointers: the receiver exports its device buffer as a CUDA IPC handle, the sender opens it once and copies
-// its packed halo straight into it (NVLink or PCIe peer-to-peer; no host memory on the way). Implemented in
-// kernels/cuda/peer_copy.cu; builds without CUDA get src/parallel/peer_copy_absent.cpp, where nothing is available.
+// its packed halo straight into it (NVLink or PCIe peer-to-peer; no host memory on the way). Plain C++ (the MPI
+// layer includes it); implemented in kernels/cuda/peer_copy.cu; builds without CUDA get
+// src/parallel/peer_copy_absent.cpp, where nothing is available.
 #include <array>
 #include <cstddef>
 
