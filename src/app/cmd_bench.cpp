@@ -124,7 +124,7 @@ int run_bench(const BenchArgs& a_in) {
             dc.backend = a.backend;
             dc.ranks_grid = ranks_grid;
             dc.print = true;  // rank 0 logs the split and halo transport, and the exchange time per step at the end
-            b = make_distributed_backend(*ranks, dc, cfg, d, p);
+            b = make_distributed_backend(*ranks, dc, cfg, d, p).backend;
           } else {
             b = gpu ? make_cuda_backend(cfg, d, p) : make_cpu_backend(cfg, d, p);
           }

@@ -518,10 +518,11 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_distributed_backend(RankContext& ranks, const DistributedConfig& dc,
-                                                  const BackendConfig& cfg, const DomainData& global,
-                                                  const PhysicsParams& p) {
-  return std::make_unique<DistributedBackend>(ranks, dc, cfg, global, p);
+BlockBackend make_distributed_backend(RankContext& ranks, const DistributedConfig& dc, const BackendConfig& cfg,
+                                      const DomainData& global, const PhysicsParams& p) {
+  auto b = std::make_unique<DistributedBackend>(ranks, dc, cfg, global, p);
+  BlockFieldsSource* blocks = b.get();
+  return {std::move(b), blocks};
 }
 
 }  // namespace aerolbm

@@ -91,8 +91,13 @@ Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Bod
   cfg.precision = case_.precision;
   cfg.kernel = case_.kernel;
   cfg.threads = opt_.threads;
-  backend_ = opt_.make_backend ? opt_.make_backend(cfg, domain_, physics_params(case_, units_))
-                               : select_backend(opt_.backend, cfg, domain_, physics_params(case_, units_));
+  if (opt_.make_backend) {
+    BlockBackend b = opt_.make_backend(cfg, domain_, physics_params(case_, units_));
+    backend_ = std::move(b.backend);
+    blocks_ = b.blocks;
+  } else {
+    backend_ = select_backend(opt_.backend, cfg, domain_, physics_params(case_, units_));
+  }
   backend_->initialize();
   // 3D bodies: forces per near-wall cell give moments and spanwise loads; the reference comes from the body
   // (a wing's planform area and mean chord) or, for bodies without one, the reference length × the domain span.
@@ -400,7 +405,7 @@ RunResult Simulation::run() {
   };
   // MPI with a parallel HDF5: every rank writes its own block of each HDF5 frame file, collectively, on this
   // thread (the writer thread makes no MPI calls). Otherwise rank 0 writes the frames gathered from every rank.
-  auto* blocks = opt_.ranks ? dynamic_cast<BlockFieldsSource*>(backend_.get()) : nullptr;
+  BlockFieldsSource* const blocks = opt_.ranks ? blocks_ : nullptr;
   const FieldPrecision precision = case_.output_precision == "fp16" ? FieldPrecision::FP16 : FieldPrecision::FP32;
   std::unique_ptr<BlockFieldWriter> collective;
   if (blocks && format_on("hdf5")) {

@@ -13,6 +13,7 @@
 #include "src/case/units.hpp"
 #include "src/geometry/body.hpp"
 #include "src/io/checkpoint.hpp"
+#include "src/solver/block_fields.hpp"
 #include "src/solver/body_loads.hpp"
 #include "src/solver/force_history.hpp"
 #include "src/solver/mean_frame.hpp"
@@ -29,7 +30,7 @@ struct RunOptions {
   // MPI runs (src/parallel): the ranks, and the backend of the whole grid that runs this rank's block. Only rank 0
   // writes files and prints; every rank makes the same backend calls (they are collective).
   std::shared_ptr<RankContext> ranks;
-  std::function<std::unique_ptr<Backend>(const BackendConfig&, const DomainData&, const PhysicsParams&)> make_backend;
+  std::function<BlockBackend(const BackendConfig&, const DomainData&, const PhysicsParams&)> make_backend;
   // Asked after every chunk of steps, beside SIGINT/SIGTERM (stop_request.hpp): a signal number (not 0) stops the
   // run as that signal would. The Python module passes Ctrl-C on this way, its own handler left in place.
   std::function<int()> stop_check;
@@ -103,6 +104,7 @@ class Simulation {
   RunOptions opt_;
   DomainData domain_;
   std::unique_ptr<Backend> backend_;
+  BlockFieldsSource* blocks_ = nullptr;  // MPI: backend_'s block fields (collective HDF5 output); else null
   std::optional<Checkpoint> resume_;  // populations already in the backend; the rest is used by run()
   // Forces: 3D bodies give moments and spanwise loads through the per-cell forces (loads_); coef_ turns a force
   // into a coefficient (1 / (½ U² A)).
