@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/backend_kind.hpp"
 #include "kernels/physics/params.hpp"
 
 namespace aerolbm {
@@ -127,7 +128,8 @@ struct StateCheck {
 class Backend {
  public:
   virtual ~Backend() = default;
-  virtual std::string name() const = 0;    // "cpu" or "cuda"
+  virtual BackendKind kind() const = 0;    // Cpu or Cuda
+  std::string name() const { return backend_name(kind()); }  // "cpu" or "cuda"
   virtual std::string device() const = 0;  // human description of where it runs
   virtual std::string kernel() const = 0;  // kernel variant actually used
   // Equilibrium at ρ = 1 with the inflow profile in every fluid cell (rest when there is no inlet).

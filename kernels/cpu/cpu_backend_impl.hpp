@@ -76,7 +76,7 @@ class CpuBackend final : public Backend {
     }
   }
 
-  std::string name() const override { return "cpu"; }
+  BackendKind kind() const override { return BackendKind::Cpu; }
   std::string device() const override {
     return std::to_string(threads_) + " OpenMP threads, " + isa_name(runs_.isa) + " row loops";
   }

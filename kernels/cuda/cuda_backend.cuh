@@ -233,7 +233,7 @@ class CudaBackend final : public Backend {
     cudaStreamDestroy(stream_);
   }
 
-  std::string name() const override { return "cuda"; }
+  BackendKind kind() const override { return BackendKind::Cuda; }
   std::string device() const override { return device_; }
   std::string kernel() const override {
     return variant_ + (aa_ ? " (one lattice in place" : " (two lattices") +

@@ -75,7 +75,8 @@ int run_bench(const BenchArgs& a_in) {
   }
   const Stencil st = parse_stencil(a.lattice);
   const int Q = lattice_q(st);
-  const bool gpu = a.backend == "cuda";
+  const BackendKind backend = parse_backend(a.backend);
+  const bool gpu = backend == BackendKind::Cuda;
   if (gpu && cuda_device_count() == 0)
     throw BackendUnavailable("bench --backend cuda: " + cuda_device_summary() + ". Use --backend cpu.");
   PhysicsParams p;
@@ -121,8 +122,9 @@ int run_bench(const BenchArgs& a_in) {
         try {
           if (ranks) {
             DistributedConfig dc;
-            dc.backend = a.backend;
-            dc.ranks_grid = ranks_grid;
+            dc.backend = backend;
+            const std::int64_t n[3] = {d.nx, d.ny, d.nz};
+            dc.ranks_grid = choose_ranks_grid(n, dimensions(st), ranks->size(), ranks_grid, gpu);
             dc.print = true;  // rank 0 logs the split and halo transport, and the exchange time per step at the end
             b = make_distributed_backend(*ranks, dc, cfg, d, p).backend;
           } else {

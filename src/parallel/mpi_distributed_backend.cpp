@@ -41,9 +41,11 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
       throw std::invalid_argument("lattice.kernel: '" + cfg.kernel +
                                   "' is not available in a run over several MPI ranks (the halo exchange works on "
                                   "the two-lattice layout). Use lattice.kernel: pull or auto.");
-    const int dims = cfg.stencil == Stencil::D2Q9 ? 2 : 3;
-    const bool gpu = dc.backend == "cuda" || (dc.backend == "auto" && cuda_device_count() > 0);
-    grid_ = choose_ranks_grid(n_, dims, size_, dc.ranks_grid, gpu);
+    const bool gpu = resolve_backend(dc.backend) == BackendKind::Cuda;
+    grid_ = dc.ranks_grid;
+    if (grid_[0] * grid_[1] * grid_[2] != size_)
+      throw std::logic_error("DistributedBackend: the ranks grid " + format_ranks_grid(grid_) + " is not a split of " +
+                             std::to_string(size_) + " ranks (choose_ranks_grid makes one)");
     const std::uint8_t periodic = periodic_axes(p);
     for (int r = 0; r < size_; ++r) blocks_.push_back(block_of(r, grid_, n_, periodic));
     const Block& b = blocks_[std::size_t(rank_)];
@@ -100,7 +102,7 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
                    1e6 * exchange_seconds_ / double(exchanges_), exchanges_);
   }
 
-  std::string name() const override { return local_->name(); }
+  BackendKind kind() const override { return local_->kind(); }
   std::string device() const override {
     return local_->device() + " per rank, " + std::to_string(size_) + " MPI ranks (split " +
            format_ranks_grid(grid_) + ")";
@@ -350,7 +352,7 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
     peer_recv_.assign(plan_.recv.size(), 0);
     ack_wait_.assign(plan_.send.size(), MPI_REQUEST_NULL);
     ack_sent_.assign(plan_.recv.size(), MPI_REQUEST_NULL);
-    const bool gpu = local_->name() == "cuda";
+    const bool gpu = local_->kind() == BackendKind::Cuda;
     device_pointers_ = gpu && mode != "staged" && mode != "peer" && mpi_cuda_aware();
     if (gpu && mode == "cuda-aware" && !device_pointers_)
       throw std::invalid_argument("AEROLBM_MPI_TRANSPORT=cuda-aware, but this MPI library cannot take device "
@@ -429,7 +431,7 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
   }
 
   std::string transport_summary() const {
-    if (local_->name() != "cuda") return "host memory";
+    if (local_->kind() != BackendKind::Cuda) return "host memory";
     std::size_t links = peer_.size(), on_peer = 0;
     for (int p : peer_) on_peer += std::size_t(p);
     const std::string mpi = device_pointers_ ? "CUDA-aware MPI (device buffers)" : "host-staged MPI (pinned buffers)";

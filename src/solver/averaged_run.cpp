@@ -4,8 +4,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "src/solver/backend_select.hpp"
-#include "src/solver/domain.hpp"
+#include "src/solver/assemble_solver.hpp"
 #include "src/solver/force_history.hpp"
 #include "src/solver/simulation.hpp"
 
@@ -13,14 +12,12 @@ namespace aerolbm {
 
 AveragedRun run_averaged(const Case& c, const LatticeUnits& u, const Body* body, const AveragedRunOptions& opt) {
   AveragedRun r;
-  r.domain = build_domain(c, u, body);
-  BackendConfig cfg;
-  cfg.stencil = c.stencil;
-  cfg.precision = c.precision;
-  cfg.kernel = c.kernel;
-  cfg.threads = opt.threads;
-  std::unique_ptr<Backend> b = select_backend(opt.backend, cfg, r.domain, physics_params(c, u));
-  b->initialize();
+  SolverOptions so;
+  so.backend = opt.backend;
+  so.threads = opt.threads;
+  Solver solver = assemble_solver(c, u, body, so);
+  r.domain = std::move(solver.domain);
+  const std::unique_ptr<Backend> b = std::move(solver.backend);
   r.backend = b->name();
   r.device = b->device();
 

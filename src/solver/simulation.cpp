@@ -15,7 +15,6 @@
 #include "src/io/forces_csv.hpp"
 #include "src/io/json.hpp"
 #include "src/solver/async_frame_writer.hpp"
-#include "src/solver/backend_select.hpp"
 #include "src/solver/block_fields.hpp"
 #include "src/solver/body_loads.hpp"
 #include "src/solver/surface_probe.hpp"
@@ -85,20 +84,10 @@ CoefficientSample restored_sample(const Checkpoint& c, std::size_t i) {
 
 Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Body> body, RunOptions opt)
     : case_(c), units_(u), body_(std::move(body)), opt_(std::move(opt)) {
-  domain_ = build_domain(case_, units_, body_.get());
-  BackendConfig cfg;
-  cfg.stencil = case_.stencil;
-  cfg.precision = case_.precision;
-  cfg.kernel = case_.kernel;
-  cfg.threads = opt_.threads;
-  if (opt_.make_backend) {
-    BlockBackend b = opt_.make_backend(cfg, domain_, physics_params(case_, units_));
-    backend_ = std::move(b.backend);
-    blocks_ = b.blocks;
-  } else {
-    backend_ = select_backend(opt_.backend, cfg, domain_, physics_params(case_, units_));
-  }
-  backend_->initialize();
+  Solver solver = assemble_solver(case_, units_, body_.get(), opt_.solver);
+  domain_ = std::move(solver.domain);
+  backend_ = std::move(solver.backend);
+  blocks_ = solver.blocks;
   // 3D bodies: forces per near-wall cell give moments and spanwise loads; the reference comes from the body
   // (a wing's planform area and mean chord) or, for bodies without one, the reference length × the domain span.
   const int dims = dimensions(case_.stencil);
@@ -364,7 +353,7 @@ RunResult Simulation::run() {
   const double area = area_;
   // MPI: rank 0 writes every file and prints; the other ranks take part in the collective backend calls only,
   // and, with a parallel HDF5, in writing the HDF5 frame files (each rank its own block).
-  const bool root = !opt_.ranks || opt_.ranks->root();
+  const bool root = !opt_.solver.ranks || opt_.solver.ranks->root();
 
   if (root) write_file_atomically(dir / "case.yaml", case_.yaml_text + "\n");
 
@@ -405,14 +394,15 @@ RunResult Simulation::run() {
   };
   // MPI with a parallel HDF5: every rank writes its own block of each HDF5 frame file, collectively, on this
   // thread (the writer thread makes no MPI calls). Otherwise rank 0 writes the frames gathered from every rank.
-  BlockFieldsSource* const blocks = opt_.ranks ? blocks_ : nullptr;
+  BlockFieldsSource* const blocks = blocks_;
   const FieldPrecision precision = case_.output_precision == "fp16" ? FieldPrecision::FP16 : FieldPrecision::FP32;
   std::unique_ptr<BlockFieldWriter> collective;
   if (blocks && format_on("hdf5")) {
     if (hdf5_collective_available())
       collective = make_collective_hdf5_writer(dir, grid, attrs, frame_times, root, precision);
     if (root && collective)
-      spdlog::info("MPI: HDF5 frames written collectively by {} ranks (parallel HDF5, MPI-IO)", opt_.ranks->size());
+      spdlog::info("MPI: HDF5 frames written collectively by {} ranks (parallel HDF5, MPI-IO)",
+                   opt_.solver.ranks->size());
     else if (root)
       spdlog::info("MPI: HDF5 frames gathered to rank 0 and written there (this aerolbm is linked with a serial "
                    "HDF5; build with an MPI build of HDF5 for collective output)");
@@ -567,7 +557,7 @@ RunResult Simulation::run() {
     // Every rank stops at the same step when any of them was signalled.
     int signal = stop_requested();
     if (!signal && opt_.stop_check) signal = opt_.stop_check();
-    if (opt_.ranks) signal = opt_.ranks->max_over_ranks(signal);
+    if (opt_.solver.ranks) signal = opt_.solver.ranks->max_over_ranks(signal);
     const bool periodic = C > 0 && (step % C == 0 || step == total);
     if (periodic || signal) {
       if (!checked) watchdog(step, last_checkpoint);

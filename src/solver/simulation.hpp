@@ -13,6 +13,7 @@
 #include "src/case/units.hpp"
 #include "src/geometry/body.hpp"
 #include "src/io/checkpoint.hpp"
+#include "src/solver/assemble_solver.hpp"
 #include "src/solver/block_fields.hpp"
 #include "src/solver/body_loads.hpp"
 #include "src/solver/force_history.hpp"
@@ -23,14 +24,11 @@
 namespace aerolbm {
 
 struct RunOptions {
-  std::string backend = "auto";      // auto | cpu | cuda
+  // The backend, CPU threads and, for MPI runs, the ranks (assemble_solver). Under MPI only rank 0 writes files and
+  // prints; every rank makes the same backend calls (they are collective).
+  SolverOptions solver;
   std::filesystem::path output_dir;  // the run folder (must exist and be writable)
-  int threads = 0;                   // CPU threads, 0 = default
   bool progress = true;
-  // MPI runs (src/parallel): the ranks, and the backend of the whole grid that runs this rank's block. Only rank 0
-  // writes files and prints; every rank makes the same backend calls (they are collective).
-  std::shared_ptr<RankContext> ranks;
-  std::function<BlockBackend(const BackendConfig&, const DomainData&, const PhysicsParams&)> make_backend;
   // Asked after every chunk of steps, beside SIGINT/SIGTERM (stop_request.hpp): a signal number (not 0) stops the
   // run as that signal would. The Python module passes Ctrl-C on this way, its own handler left in place.
   std::function<int()> stop_check;

@@ -1,0 +1,47 @@
+#pragma once
+// Which backend runs a case, as an enum with one name table: the command line, the Python module, messages and
+// JSON read and write these names. Plain C++17 (the .cu files include it through kernels/backend.hpp).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace aerolbm {
+
+// One row of an enum's name table.
+template <class E>
+struct EnumName {
+  E value;
+  const char* name;
+};
+
+// The name of `value` in `table` ("?" if the table lacks it), and the value of `name` (nullopt if none has it).
+template <class E, std::size_t N>
+constexpr const char* enum_name(const EnumName<E> (&table)[N], E value) {
+  for (const auto& row : table)
+    if (row.value == value) return row.name;
+  return "?";
+}
+template <class E, std::size_t N>
+std::optional<E> enum_from_name(const EnumName<E> (&table)[N], std::string_view name) {
+  for (const auto& row : table)
+    if (name == row.name) return row.value;
+  return std::nullopt;
+}
+// Every name of the table, in its order (the command line's list of choices).
+template <class E, std::size_t N>
+std::vector<std::string> enum_names(const EnumName<E> (&table)[N]) {
+  std::vector<std::string> out;
+  for (const auto& row : table) out.emplace_back(row.name);
+  return out;
+}
+
+// As asked for (Auto: the GPU when one is present, resolve_backend in src/solver/backend_select.hpp) and, Cpu or
+// Cuda, as made.
+enum class BackendKind : std::uint8_t { Auto, Cpu, Cuda };
+inline constexpr EnumName<BackendKind> kBackendNames[] = {
+    {BackendKind::Auto, "auto"}, {BackendKind::Cpu, "cpu"}, {BackendKind::Cuda, "cuda"}};
+constexpr const char* backend_name(BackendKind k) { return enum_name(kBackendNames, k); }
+
+}  // namespace aerolbm
