@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/backend_kind.hpp"
+#include "kernels/backend_choice.hpp"
 #include "kernels/physics/params.hpp"
 
 namespace aerolbm {
@@ -47,8 +47,8 @@ struct EdgeLayers {
 struct BackendConfig {
   Stencil stencil = Stencil::D2Q9;
   Precision precision = Precision::FP32;
-  std::string kernel = "auto";  // kernel variant (CUDA): auto | pull | tiled
-  int threads = 0;              // CPU threads, 0 = OpenMP default
+  KernelVariant kernel = KernelVariant::Auto;
+  int threads = 0;  // CPU threads, 0 = OpenMP default
 };
 
 // The finished output fields of one frame in free-stream units (kernels/physics/frame_fields.hpp), when the

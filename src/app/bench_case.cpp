@@ -122,7 +122,8 @@ int run_bench_case(const BenchCaseArgs& a) {
   const bool per_cell = dimensions(c.stencil) == 3 && body != nullptr;
   std::vector<std::string> precisions = a.precisions, variants = a.variants;
   if (precisions.empty()) precisions = {precision_text(c.precision)};
-  if (variants.empty()) variants = {c.kernel == "auto" ? "pull" : c.kernel};
+  if (variants.empty())
+    variants = {kernel_name(c.kernel == KernelVariant::Auto ? KernelVariant::Pull : c.kernel)};
 
   PhysicsParams bp;  // the box: BGK, periodic, a Taylor–Green vortex (as `aerolbm bench`)
   bp.collision = Collision::BGK;
@@ -152,7 +153,7 @@ int run_bench_case(const BenchCaseArgs& a) {
     for (const auto& var : variants) {
       BackendConfig cfg = backend_config(c, 0);
       cfg.precision = parse_precision(prec);
-      cfg.kernel = var;
+      cfg.kernel = *enum_from_name(kKernelNames, var);
       std::unique_ptr<Backend> cb, bb;
       try {
         cb = select_backend(backend, cfg, d, p);

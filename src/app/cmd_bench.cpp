@@ -117,7 +117,7 @@ int run_bench(const BenchArgs& a_in) {
         BackendConfig cfg;
         cfg.stencil = st;
         cfg.precision = prec == "fp16s" ? Precision::FP16S : (prec == "fp64" ? Precision::FP64 : Precision::FP32);
-        cfg.kernel = var;
+        cfg.kernel = *enum_from_name(kKernelNames, var);
         std::unique_ptr<Backend> b;
         try {
           if (ranks) {
@@ -188,7 +188,10 @@ void add_bench_command(CLI::App& app, int& status) {
   cmd->add_option("--lattice", a->lattice, "D2Q9 | D3Q19 | D3Q27")->capture_default_str();
   cmd->add_option("--precision", a->precisions, "Storage: fp32, fp16s (CUDA), fp64 (CPU); repeatable")
       ->delimiter(',')->capture_default_str();
-  cmd->add_option("--variants", a->variants, "Kernel variants: pull, aa, tiled")->delimiter(',')->capture_default_str();
+  cmd->add_option("--variants", a->variants, "Kernel variants: pull, aa, tiled")
+      ->delimiter(',')
+      ->check(CLI::IsMember(enum_names(kKernelNames)))
+      ->capture_default_str();
   cmd->add_option("--cells", a->cells, "Grid sizes in cells (comma-separated)")->delimiter(',')->capture_default_str();
   cmd->add_option("--backend", a->backend, "cuda | cpu")->check(CLI::IsMember({"cuda", "cpu"}))->capture_default_str();
   cmd->add_option("--steps", a->steps, "Steps per timed repeat")->check(CLI::PositiveNumber)->capture_default_str();

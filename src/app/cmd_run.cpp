@@ -56,8 +56,8 @@ int run(const RunArgs& a) {
       throw CaseError("--ranks-grid: " + std::string(e.what()) + ".");
     }
   }
-  if (g_ranks && c.kernel != "auto" && c.kernel != "pull")
-    throw CaseError(c.source_file.string() + ": lattice.kernel: '" + c.kernel +
+  if (g_ranks && c.kernel != KernelVariant::Auto && c.kernel != KernelVariant::Pull)
+    throw CaseError(c.source_file.string() + ": lattice.kernel: '" + kernel_name(c.kernel) +
                     "' is not available in a run over several MPI ranks (the halo exchange works on the "
                     "two-lattice layout). Use lattice.kernel: pull or auto (--set lattice.kernel=pull).");
   LatticeUnits u = lattice_units(c);

@@ -134,7 +134,7 @@ void read_lattice(const SectionReader& r, Case& c) {
   if (auto s = r.choice("collision")) c.collision = *s == "bgk" ? Collision::BGK : Collision::TRT;
   if (auto s = r.choice("precision"))
     c.precision = *s == "fp32" ? Precision::FP32 : *s == "fp64" ? Precision::FP64 : Precision::FP16S;
-  assign(r.choice("kernel"), c.kernel);
+  if (auto s = r.choice("kernel")) c.kernel = *enum_from_name(kKernelNames, *s);
   assign(r.number("trt_magic", {0, 1, true, false},
                   "The TRT magic parameter is (0, 1]; 3/16 = 0.1875 puts bounce-back walls exactly half-way, 1/4 "
                   "gives the most stable scheme."),

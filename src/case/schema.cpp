@@ -35,7 +35,7 @@ KeySpec build_schema() {
           section("lattice",
                   {leaf("stencil", K::Choice, {"D2Q9", "D3Q19", "D3Q27"}), leaf("collision", K::Choice, {"bgk", "trt"}),
                    leaf("precision", K::Choice, {"fp32", "fp64", "fp16s"}),
-                   leaf("kernel", K::Choice, {"auto", "pull", "aa", "tiled"}), leaf("trt_magic", K::Number),
+                   leaf("kernel", K::Choice, enum_names(kKernelNames)), leaf("trt_magic", K::Number),
                    leaf("tau_min", K::Number),
                    section("les", {leaf("model", K::Choice, {"none", "smagorinsky"}), leaf("constant", K::Number)})}),
           section("boundaries", {leaf("inlet", K::Choice, {"velocity", "periodic"}),

@@ -37,8 +37,8 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
     n_[0] = global.nx;
     n_[1] = global.ny;
     n_[2] = global.nz;
-    if (cfg.kernel != "auto" && cfg.kernel != "pull")
-      throw std::invalid_argument("lattice.kernel: '" + cfg.kernel +
+    if (cfg.kernel != KernelVariant::Auto && cfg.kernel != KernelVariant::Pull)
+      throw std::invalid_argument("lattice.kernel: '" + std::string(kernel_name(cfg.kernel)) +
                                   "' is not available in a run over several MPI ranks (the halo exchange works on "
                                   "the two-lattice layout). Use lattice.kernel: pull or auto.");
     const bool gpu = resolve_backend(dc.backend) == BackendKind::Cuda;
@@ -55,7 +55,7 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
       ln_[a] = a == 0 ? local.nx : a == 1 ? local.ny : local.nz;
     }
     BackendConfig lc = cfg;
-    lc.kernel = "pull";
+    lc.kernel = KernelVariant::Pull;
     if (gpu && cuda_device_count() > 0) cuda_use_device(node_local_rank() % cuda_device_count());
     local_ = select_backend(dc.backend, lc, local, block_params(p, grid_));
     // Each local wall row's row in the global table (wall_force_cells returns the global order on every rank).

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/backend_kind.hpp"
+#include "kernels/backend_choice.hpp"
 #include "src/case/case.hpp"
 #include "src/geometry/polygon2d.hpp"
 #include "src/io/frame.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/backend_kind.hpp"
+#include "kernels/backend_choice.hpp"
 #include "src/case/case.hpp"
 #include "src/surrogate/sweep_file.hpp"
 
