@@ -1,5 +1,7 @@
 #include "src/case/schema.hpp"
 
+#include "kernels/backend_choice.hpp"
+
 namespace aerolbm {
 namespace {
 
