@@ -19,6 +19,7 @@
 #include "src/solver/force_history.hpp"
 #include "src/solver/mean_frame.hpp"
 #include "src/solver/rank_context.hpp"
+#include "src/solver/step_schedule.hpp"
 #include "src/solver/window_analysis.hpp"
 
 namespace aerolbm {
@@ -91,6 +92,13 @@ class Simulation {
     double cd = 0, cl = 0, cs = 0;
     std::vector<double> extra;  // 3D bodies: LoadIntegrator::csv_values
   };
+  struct Outputs;
+  // run(), in its three parts: the run folder's outputs, the step schedule's frames, checkpoints and mean fields,
+  // the stepping itself, then the summary.
+  Outputs open_outputs(bool root);
+  void plan_steps(bool root);
+  RunResult run_steps(Outputs& o, bool root);
+  void write_summary(const Outputs& o, RunResult& r, bool root);
   std::vector<Sample> advance_chunk(std::int64_t next, std::int64_t last_checkpoint, bool& checked,
                                     std::vector<double>& per_cell);
   void write_mean_fields(const GridInfo& grid, const Attributes& attrs, bool root);
@@ -112,6 +120,7 @@ class Simulation {
   ForceHistory history_;
   std::int64_t step_ = 0;
   bool ran_ = false;
+  StepSchedule schedule_;  // force samples and watchdog scans; run() adds frames, checkpoints, mean fields
   // The mean fields (output.averages), set up by run(): a sample at every multiple of mean_.every from
   // mean_start_ on and at the run's end (−1: off; advance() takes none).
   std::int64_t mean_start_ = -1;
