@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/backend_choice.hpp"
 #include "kernels/physics/params.hpp"
 
 namespace aerolbm {
@@ -46,8 +47,8 @@ struct EdgeLayers {
 struct BackendConfig {
   Stencil stencil = Stencil::D2Q9;
   Precision precision = Precision::FP32;
-  std::string kernel = "auto";  // kernel variant (CUDA): auto | pull | tiled
-  int threads = 0;              // CPU threads, 0 = OpenMP default
+  KernelVariant kernel = KernelVariant::Auto;
+  int threads = 0;  // CPU threads, 0 = OpenMP default
 };
 
 // The finished output fields of one frame in free-stream units (kernels/physics/frame_fields.hpp), when the
@@ -127,7 +128,8 @@ struct StateCheck {
 class Backend {
  public:
   virtual ~Backend() = default;
-  virtual std::string name() const = 0;    // "cpu" or "cuda"
+  virtual BackendKind kind() const = 0;    // Cpu or Cuda
+  std::string name() const { return backend_name(kind()); }  // "cpu" or "cuda"
   virtual std::string device() const = 0;  // human description of where it runs
   virtual std::string kernel() const = 0;  // kernel variant actually used
   // Equilibrium at ρ = 1 with the inflow profile in every fluid cell (rest when there is no inlet).

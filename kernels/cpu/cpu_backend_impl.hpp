@@ -50,7 +50,7 @@ class CpuBackend final : public Backend {
       g_.origin[a] = int(d.origin[a]);
       g_.global_n[a] = int(d.global_n[a]);
     }
-    aa_ = cfg.kernel == "aa";
+    aa_ = cfg.kernel == KernelVariant::AA;
     plan_ = build_row_plan<L>(g_, aa_);
     stride_ = padded_stride(g_.cells, sizeof(T));
     if (!aa_) plan_ = add_face_segments<L, R>(plan_, g_, k_, stride_);
@@ -68,7 +68,7 @@ class CpuBackend final : public Backend {
     }
   }
 
-  std::string name() const override { return "cpu"; }
+  BackendKind kind() const override { return BackendKind::Cpu; }
   std::string device() const override {
     return std::to_string(threads_) + " OpenMP threads, " + isa_name(runs_.isa) + " row loops";
   }

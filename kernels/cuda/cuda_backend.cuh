@@ -92,12 +92,8 @@ class CudaBackend final : public Backend {
  public:
   CudaBackend(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p)
       : k_(make_step_constants<R>(p)), ramp_{p}, nrows_(std::int64_t(d.wall_cells.size())) {
-    variant_ = cfg.kernel == "auto" ? "pull" : cfg.kernel;
-    if (variant_ != "pull" && variant_ != "tiled" && variant_ != "aa") {
-      throw std::invalid_argument("lattice.kernel: '" + cfg.kernel +
-                                  "' is not available in the CUDA backend; use auto, pull, aa or tiled");
-    }
-    aa_ = variant_ == "aa";
+    variant_ = cfg.kernel == KernelVariant::Auto ? KernelVariant::Pull : cfg.kernel;
+    aa_ = variant_ == KernelVariant::AA;
     int dev = 0;
     AEROLBM_CUDA_CHECK(cudaGetDevice(&dev));
     device_ordinal_ = dev;
@@ -167,16 +163,17 @@ class CudaBackend final : public Backend {
     // Cells updated from a list (faces, walls, open boundaries; never solids or ghosts): the tiled variant's (its
     // tile has no halo across faces), and those of the pull and aa variants unless they run in the one-pass kernel
     // (pass_, see launch_step).
-    if (variant_ != "tiled" && boundary_cells_) pass_ = boundary_pass();
+    if (variant_ != KernelVariant::Tiled && boundary_cells_) pass_ = boundary_pass();
     open_in_plane_ = pass_ == BoundaryPass::roles && !aa_ && open_faces_in_plane(L::D);
-    if (variant_ == "tiled" || pass_ != BoundaryPass::one) {
+    if (variant_ == KernelVariant::Tiled || pass_ != BoundaryPass::one) {
       GridView host = g_;
       host.flags = d.flags.data();
       host.link = d.link.data();
       host.wall_mask = masks.data();
       const std::vector<BoundaryCell> list = build_boundary_list(host, [&](std::uint8_t f, int x, int y, int z) {
         if (open_in_plane_ && (f & cell::type_mask) != cell::fluid) return false;
-        return !(variant_ == "tiled" ? is_tile_interior<L>(host, f, x, y, z) : is_interior<L>(host, f, x, y, z));
+        return !(variant_ == KernelVariant::Tiled ? is_tile_interior<L>(host, f, x, y, z)
+                                                  : is_interior<L>(host, f, x, y, z));
       });
       nboundary_ = std::int64_t(list.size());
       boundary_.resize(std::max<std::size_t>(1, list.size()));
@@ -234,12 +231,12 @@ class CudaBackend final : public Backend {
     cudaStreamDestroy(stream_);
   }
 
-  std::string name() const override { return "cuda"; }
+  BackendKind kind() const override { return BackendKind::Cuda; }
   std::string device() const override { return device_; }
   std::string kernel() const override {
-    return variant_ + (aa_ ? " (one lattice in place" : " (two lattices") +
+    return kernel_name(variant_) + std::string(aa_ ? " (one lattice in place" : " (two lattices") +
            (sizeof(T) == 2 ? ", fp16s storage" : ", fp32") +
-           (boundary_cells_ && variant_ != "tiled" ? std::string(", ") + boundary_pass_name(pass_) : "") +
+           (boundary_cells_ && variant_ != KernelVariant::Tiled ? std::string(", ") + boundary_pass_name(pass_) : "") +
            (open_in_plane_ ? ", open faces in the plane blocks" : "") + ")";
   }
 
@@ -453,7 +450,7 @@ class CudaBackend final : public Backend {
   std::size_t population_bytes() const override { return sizeof(T); }
 
   int halo_register(const std::vector<std::int64_t>& cells, const std::vector<int>& dirs) override {
-    if (aa_ || variant_ != "pull") throw std::logic_error("halo exchange needs lattice.kernel pull");
+    if (aa_ || variant_ != KernelVariant::Pull) throw std::logic_error("halo exchange needs lattice.kernel pull");
     if (!halo_stream_) {
       // The highest priority: the edge layers, the packing and the unpacking must not queue behind the blocks of
       // the interior update that fills every SM (measured on 2 H200s at normal priority: the exchange then waited
@@ -514,7 +511,7 @@ class CudaBackend final : public Backend {
   }
 
   void step_overlapped(const EdgeLayers& e, const std::function<void()>& exchange) override {
-    if (aa_ || variant_ != "pull" || !halo_stream_) {
+    if (aa_ || variant_ != KernelVariant::Pull || !halo_stream_) {
       Backend::step_overlapped(e, exchange);
       return;
     }
@@ -632,7 +629,7 @@ class CudaBackend final : public Backend {
   }
 
   void launch_step(const T* src, T* dst) {
-    if (variant_ == "tiled") {
+    if (variant_ == KernelVariant::Tiled) {
       const dim3 block(cuda::kTileX, cuda::kTileY, 1);
       const dim3 grid(cuda::blocks_for(g_.n[0], cuda::kTileX), cuda::blocks_for(g_.n[1], cuda::kTileY), unsigned(g_.n[2]));
       cuda::stream_collide_tiled<L, T, R><<<grid, block, 0, stream_>>>(g_, k_, src, dst);
@@ -833,7 +830,8 @@ class CudaBackend final : public Backend {
   StepConstants<R> k_;  // after the inflow ramp (graphs capture these), and for forces, fields, the watchdog
   InflowRamp<R> ramp_;
   std::int64_t nrows_;
-  std::string device_, variant_;
+  std::string device_;
+  KernelVariant variant_ = KernelVariant::Pull;
   int device_ordinal_ = 0;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;

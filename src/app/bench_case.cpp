@@ -67,7 +67,7 @@ RunResult run_loop(const Case& c0, const BenchCaseArgs& a, std::int64_t every, c
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   RunOptions opt;
-  opt.backend = a.backend;
+  opt.solver.backend = parse_backend(a.backend);
   opt.output_dir = dir;
   opt.progress = false;
   Simulation sim(c, u, make_body(c), opt);
@@ -107,7 +107,8 @@ int run_bench_case(const BenchCaseArgs& a) {
   const DomainData d = build_domain(c, u, body.get());
   PhysicsParams p = physics_params(c, u);
   p.ramp_steps = 0;  // the steps a run takes once the inflow ramp is over (during it they are launched one by one)
-  const bool gpu = a.backend == "cuda";
+  const BackendKind backend = parse_backend(a.backend);
+  const bool gpu = backend == BackendKind::Cuda;
   if (gpu && cuda_device_count() == 0)
     throw BackendUnavailable("bench --backend cuda: " + cuda_device_summary() + ". Use --backend cpu.");
   const int Q = lattice_q(c.stencil);
@@ -115,7 +116,8 @@ int run_bench_case(const BenchCaseArgs& a) {
   const bool per_cell = dimensions(c.stencil) == 3 && body != nullptr;
   std::vector<std::string> precisions = a.precisions, variants = a.variants;
   if (precisions.empty()) precisions = {precision_name(c.precision)};
-  if (variants.empty()) variants = {c.kernel == "auto" ? "pull" : c.kernel};
+  if (variants.empty())
+    variants = {kernel_name(c.kernel == KernelVariant::Auto ? KernelVariant::Pull : c.kernel)};
 
   PhysicsParams bp;  // the box: BGK, periodic, a Taylor–Green vortex (as `aerolbm bench`)
   bp.collision = Collision::BGK;
@@ -143,14 +145,13 @@ int run_bench_case(const BenchCaseArgs& a) {
   Json rows = Json::array();
   for (const auto& prec : precisions) {
     for (const auto& var : variants) {
-      BackendConfig cfg;
-      cfg.stencil = c.stencil;
+      BackendConfig cfg = backend_config(c, 0);
       cfg.precision = parse_precision(prec);
-      cfg.kernel = var;
+      cfg.kernel = *enum_from_name(kKernelNames, var);
       std::unique_ptr<Backend> cb, bb;
       try {
-        cb = select_backend(a.backend, cfg, d, p);
-        bb = select_backend(a.backend, cfg, box, bp);
+        cb = select_backend(backend, cfg, d, p);
+        bb = select_backend(backend, cfg, box, bp);
       } catch (const std::exception& e) {
         std::printf("%-8s %-7s skipped: %s\n", var.c_str(), prec.c_str(), e.what());
         continue;

@@ -74,7 +74,8 @@ int run_bench(const BenchArgs& a_in) {
   }
   const Stencil st = parse_stencil(a.lattice);
   const int Q = lattice_q(st);
-  const bool gpu = a.backend == "cuda";
+  const BackendKind backend = parse_backend(a.backend);
+  const bool gpu = backend == BackendKind::Cuda;
   if (gpu && cuda_device_count() == 0)
     throw BackendUnavailable("bench --backend cuda: " + cuda_device_summary() + ". Use --backend cpu.");
   PhysicsParams p;
@@ -119,15 +120,16 @@ int run_bench(const BenchArgs& a_in) {
         BackendConfig cfg;
         cfg.stencil = st;
         cfg.precision = enum_from_name(kPrecisionNames, prec).value_or(Precision::FP32);
-        cfg.kernel = var;
+        cfg.kernel = *enum_from_name(kKernelNames, var);
         std::unique_ptr<Backend> b;
         try {
           if (ranks) {
             DistributedConfig dc;
-            dc.backend = a.backend;
-            dc.ranks_grid = ranks_grid;
+            dc.backend = backend;
+            const std::int64_t n[3] = {d.nx, d.ny, d.nz};
+            dc.ranks_grid = choose_ranks_grid(n, dimensions(st), ranks->size(), ranks_grid, gpu);
             dc.print = true;  // rank 0 logs the split and halo transport, and the exchange time per step at the end
-            b = make_distributed_backend(*ranks, dc, cfg, d, p);
+            b = make_distributed_backend(*ranks, dc, cfg, d, p).backend;
           } else {
             b = gpu ? make_cuda_backend(cfg, d, p) : make_cpu_backend(cfg, d, p);
           }
@@ -190,7 +192,10 @@ void add_bench_command(CLI::App& app, int& status) {
   cmd->add_option("--lattice", a->lattice, "D2Q9 | D3Q19 | D3Q27")->capture_default_str();
   cmd->add_option("--precision", a->precisions, "Storage: fp32, fp16s (CUDA), fp64 (CPU); repeatable")
       ->delimiter(',')->capture_default_str();
-  cmd->add_option("--variants", a->variants, "Kernel variants: pull, aa, tiled")->delimiter(',')->capture_default_str();
+  cmd->add_option("--variants", a->variants, "Kernel variants: pull, aa, tiled")
+      ->delimiter(',')
+      ->check(CLI::IsMember(enum_names(kKernelNames)))
+      ->capture_default_str();
   cmd->add_option("--collision", a->collisions, "Collision operators of the box: bgk, trt, kbc (comma-separated)")
       ->delimiter(',')
       ->check(CLI::IsMember(enum_names(kCollisionNames)))

@@ -37,16 +37,16 @@ std::pair<fs::path, fs::path> run_case_twice(const CompareArgs& a, const Case& c
   }
   std::cout << describe(c, u) << std::flush;
   std::pair<fs::path, fs::path> dirs{out / "cpu", out / "gpu"};
-  for (const auto& [backend, dir] : {std::pair{"cpu", dirs.first}, std::pair{"cuda", dirs.second}}) {
+  for (const auto& [backend, dir] : {std::pair{BackendKind::Cpu, dirs.first}, std::pair{BackendKind::Cuda, dirs.second}}) {
     RunOptions opt;
-    opt.backend = backend;
+    opt.solver.backend = backend;
+    opt.solver.threads = a.threads;
     opt.output_dir = dir;
-    opt.threads = a.threads;
     Simulation sim(c, u, make_body(c), opt);
     fs::create_directories(dir);
     spdlog::info("compare: running on {} ({}) into {}", sim.backend().name(), sim.backend().device(), dir.string());
     const RunResult r = sim.run();
-    spdlog::info("{}: {} steps in {:.2f} s, {:.1f} MLUPs", backend, r.steps, r.wall_seconds, r.mlups);
+    spdlog::info("{}: {} steps in {:.2f} s, {:.1f} MLUPs", backend_name(backend), r.steps, r.wall_seconds, r.mlups);
   }
   return dirs;
 }

@@ -31,9 +31,8 @@ void check_writable(const fs::path& dir) {
 
 int predict(const Case& c, const PredictArgs& a, surrogate::Prediction* prediction, fs::path* folder) {
   const surrogate::Model m = surrogate::load_model(a.model);
-  if (a.backend == "cuda" && cuda_device_count() == 0)
-    throw BackendUnavailable("--backend cuda: no usable CUDA device (" + cuda_device_summary() +
-                                  "). Use --backend cpu or auto.");
+  const BackendKind backend = parse_backend(a.backend);
+  require_backend(backend);
   const fs::path out = a.output.empty() ? fs::path("runs") / (c.name + "_predicted") : fs::path(a.output);
   check_writable(out);
   if (!a.overwrite) {
@@ -47,7 +46,7 @@ int predict(const Case& c, const PredictArgs& a, surrogate::Prediction* predicti
   }
   spdlog::info("model {}: d_model {}, {} heads, {} layers, sample grid {} x {} ({} tokens)", a.model, m.d_model,
                m.heads, m.layers, m.grid.nx, m.grid.ny, m.grid.points());
-  const surrogate::Prediction p = surrogate::predict_case(c, m, a.backend, a.repeats);
+  const surrogate::Prediction p = surrogate::predict_case(c, m, backend, a.repeats);
   fs::create_directories(out);
   RunFolderLock lock(out);
   if (a.overwrite) remove_run_outputs(out);
@@ -70,7 +69,7 @@ void add_predict_command(CLI::App& app, int& status) {
   cmd->add_option("case", a->file, "Case file (YAML, geometry.type naca4)")->required();
   cmd->add_option("--model", a->model, "Model file (model.h5 from postprocess/surrogate/export.py)")->required();
   cmd->add_option("--backend", a->backend, "auto (GPU when present) | cpu | cuda")
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+      ->check(CLI::IsMember(enum_names(kBackendNames)));
   cmd->add_option("--out,--output,-o", a->output, "Output folder (default: runs/<case name>_predicted)");
   cmd->add_option("--set", a->sets, "Override a case key: key.path=value (repeatable)");
   cmd->add_option("--repeats", a->repeats, "CUDA: timed passes after the first (median reported)")

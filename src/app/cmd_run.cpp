@@ -36,8 +36,6 @@ struct RunArgs {
   std::string ranks_grid;  // --ranks-grid AxBxC (MPI)
 };
 
-bool a_ranks_flag(const DistributedConfig& dc) { return dc.ranks_grid[0] > 0; }
-
 // Set once the ranks may have diverged (rank 0 writes files the others do not): an error from then on, on one
 // rank, must end them all (the others would wait in the next collective call forever).
 bool g_ranks_started = false;
@@ -48,6 +46,8 @@ int run(const RunArgs& a) {
   const bool root = !g_ranks || g_ranks->root();
   if (!root) spdlog::set_level(spdlog::level::warn);  // one log: rank 0's
   Case c = load_case(a.file, a.sets);
+  const BackendKind backend = parse_backend(a.backend);
+  const bool cuda = resolve_backend(backend) == BackendKind::Cuda;
   RanksGrid ranks_grid = c.ranks_grid;
   if (!a.ranks_grid.empty()) {
     try {
@@ -56,18 +56,17 @@ int run(const RunArgs& a) {
       throw CaseError("--ranks-grid: " + std::string(e.what()) + ".");
     }
   }
-  if (g_ranks && c.kernel != "auto" && c.kernel != "pull")
-    throw CaseError(c.source_file.string() + ": lattice.kernel: '" + c.kernel +
+  if (g_ranks && c.kernel != KernelVariant::Auto && c.kernel != KernelVariant::Pull)
+    throw CaseError(c.source_file.string() + ": lattice.kernel: '" + kernel_name(c.kernel) +
                     "' is not available in a run over several MPI ranks (the halo exchange works on the "
                     "two-lattice layout). Use lattice.kernel: pull or auto (--set lattice.kernel=pull).");
   LatticeUnits u = lattice_units(c);
   limit_steps(u, a.steps);
   if (g_ranks) {
-    // The split is checked here, before anything is created (the backend makes it again, the same way).
+    // The split is chosen here, before anything is created; the backend takes it as it is.
     const std::int64_t n[3] = {u.nx, u.ny, u.nz};
     try {
-      const bool gpu = a.backend == "cuda" || (a.backend == "auto" && cuda_device_count() > 0);
-      ranks_grid = choose_ranks_grid(n, dimensions(c.stencil), g_ranks->size(), ranks_grid, gpu);
+      ranks_grid = choose_ranks_grid(n, dimensions(c.stencil), g_ranks->size(), ranks_grid, cuda);
     } catch (const std::invalid_argument& e) {
       throw CaseError(std::string(a.ranks_grid.empty() && c.ranks_grid[0] == 0 ? "MPI: " : "--ranks-grid / parallel.ranks_grid: ") +
                       e.what());
@@ -99,7 +98,6 @@ int run(const RunArgs& a) {
   auto body = make_body(c);
   if (root) std::cout << describe(c, u) << std::flush;
 
-  const bool cuda = a.backend == "cuda" || (a.backend == "auto" && cuda_device_count() > 0);
   ResourceNeeds need = estimate_resources(c, u, cuda, checkpoint ? checkpoint->step : 0);
   // MPI: each rank's device holds one block of the lattice. (Host memory stays the estimate for the whole grid:
   // every rank builds the global domain, and rank 0 gathers frames and checkpoints.)
@@ -124,24 +122,12 @@ int run(const RunArgs& a) {
   install_stop_handlers();
 
   RunOptions opt;
-  opt.backend = a.backend;
+  opt.solver.backend = backend;
+  opt.solver.threads = a.threads;
+  opt.solver.ranks = g_ranks;
+  opt.solver.ranks_grid = ranks_grid;
   opt.output_dir = out;
-  opt.threads = a.threads;
   opt.progress = root;
-  if (g_ranks) {
-    opt.ranks = g_ranks;
-    DistributedConfig dc;
-    dc.backend = a.backend;
-    dc.ranks_grid = ranks_grid;
-    opt.make_backend = [dc](const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p) {
-      try {
-        return make_distributed_backend(*g_ranks, dc, cfg, d, p);
-      } catch (const std::invalid_argument& e) {
-        throw CaseError((a_ranks_flag(dc) ? "--ranks-grid / parallel.ranks_grid: " : "MPI: ") +
-                        std::string(e.what()));
-      }
-    };
-  }
   Simulation sim(c, u, std::move(body), opt);
   if (checkpoint) {
     const std::int64_t at = checkpoint->step;
@@ -190,7 +176,7 @@ void add_run_command(CLI::App& app, int& status) {
   auto a = std::make_shared<RunArgs>();
   cmd->add_option("case", a->file, "Case file (YAML)")->required();
   cmd->add_option("--backend", a->backend, "auto (GPU when present) | cpu | cuda")
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+      ->check(CLI::IsMember(enum_names(kBackendNames)));
   cmd->add_option("--output,-o", a->output, "Run folder (default: runs/<case name>)");
   cmd->add_option("--steps", a->steps, "Run exactly this many steps (overrides time.convective_times)")
       ->check(CLI::PositiveNumber);

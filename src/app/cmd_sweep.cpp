@@ -37,9 +37,8 @@ int sweep(const SweepArgs& a) {
       throw CaseError("--out " + out.string() + ": the folder " + folder.string() +
                       " does not exist or is not writable. Create it or choose another --out.");
   }
-  if (a.backend == "cuda" && cuda_device_count() == 0)
-    throw BackendUnavailable("--backend cuda: no usable CUDA device (" + cuda_device_summary() +
-                             "). Use --backend cpu or auto.");
+  const BackendKind backend_asked = parse_backend(a.backend);
+  require_backend(backend_asked);
   int counts[3] = {0, 0, 0};
   for (const auto& c : cases) ++counts[c.split];
   spdlog::info("sweep {}: {} cases ({} train, {} test, {} angle-of-attack extrapolation) from {}", a.file,
@@ -51,7 +50,7 @@ int sweep(const SweepArgs& a) {
     return kOk;
   }
   surrogate::SweepOptions opt;
-  opt.backend = a.backend;
+  opt.backend = backend_asked;
   opt.concurrent = a.concurrent;
   opt.threads = a.threads;
   std::string backend;
@@ -88,7 +87,7 @@ void add_sweep_command(CLI::App& app, int& status) {
   auto a = std::make_shared<SweepArgs>();
   cmd->add_option("sweep", a->file, "Sweep file (YAML, postprocess/surrogate/SCHEMA.md)")->required();
   cmd->add_option("--backend", a->backend, "auto (GPU when present) | cpu | cuda")
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+      ->check(CLI::IsMember(enum_names(kBackendNames)));
   cmd->add_option("--out,--output,-o", a->output, "Dataset file (default: the sweep's output, else dataset.h5)");
   cmd->add_option("--concurrent", a->concurrent, "Cases at once (default: 8 on CUDA, one per CPU thread on the CPU)")
       ->check(CLI::Range(1, 256));

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/backend_choice.hpp"
 #include "kernels/physics/params.hpp"
 #include "src/util/input_error.hpp"
 
@@ -67,7 +68,7 @@ struct Case {
   Stencil stencil = Stencil::D2Q9;
   Collision collision = Collision::TRT;
   Precision precision = Precision::FP32;
-  std::string kernel = "auto";
+  KernelVariant kernel = KernelVariant::Auto;  // lattice.kernel (kKernelNames)
   double trt_magic = 3.0 / 16.0;       // lattice.trt_magic
   std::string les_model = "none";      // lattice.les.model
   double les_constant = 0.17;          // lattice.les.constant: Smagorinsky constant C_s

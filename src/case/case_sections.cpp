@@ -132,7 +132,7 @@ void read_lattice(const SectionReader& r, Case& c) {
   assign(r.choice("stencil", kStencilNames), c.stencil);
   assign(r.choice("collision", kCollisionNames), c.collision);
   assign(r.choice("precision", kPrecisionNames), c.precision);
-  assign(r.choice("kernel"), c.kernel);
+  assign(r.choice("kernel", kKernelNames), c.kernel);
   assign(r.number("trt_magic", {0, 1, true, false},
                   "The TRT magic parameter is (0, 1]; 3/16 = 0.1875 puts bounce-back walls exactly half-way, 1/4 "
                   "gives the most stable scheme."),

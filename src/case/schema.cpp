@@ -1,6 +1,7 @@
 #include "src/case/schema.hpp"
 
 #include "kernels/physics/params.hpp"
+#include "kernels/backend_choice.hpp"
 
 namespace aerolbm {
 namespace {
@@ -38,7 +39,7 @@ KeySpec build_schema() {
                   {leaf("stencil", K::Choice, enum_names(kStencilNames)),
                    leaf("collision", K::Choice, enum_names(kCollisionNames)),
                    leaf("precision", K::Choice, enum_names(kPrecisionNames)),
-                   leaf("kernel", K::Choice, {"auto", "pull", "aa", "tiled"}), leaf("trt_magic", K::Number),
+                   leaf("kernel", K::Choice, enum_names(kKernelNames)), leaf("trt_magic", K::Number),
                    leaf("tau_min", K::Number),
                    section("les", {leaf("model", K::Choice, {"none", "smagorinsky"}), leaf("constant", K::Number)})}),
           section("boundaries", {leaf("inlet", K::Choice, {"velocity", "periodic"}),

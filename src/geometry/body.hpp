@@ -6,6 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include "kernels/geometry/mesh_voxel.hpp"
+
 namespace aerolbm {
 
 using Vec3 = std::array<double, 3>;
@@ -39,6 +41,11 @@ class Body {
   virtual std::vector<Triangle> surface() const { return {}; }
   // Reference quantities for force and moment coefficients; nullopt keeps the solver's defaults.
   virtual std::optional<ForceReference> reference() const { return std::nullopt; }
+  // Triangle-mesh bodies (StlBody): the mesh and its search grids as plain arrays, which the domain builder
+  // voxelises in one batch (src/solver/mesh_voxelize, on the GPU when there is one); they point into the body and
+  // stay valid while it lives. nullopt for the other bodies, whose cells are tested one by one through inside()
+  // and intersect().
+  virtual std::optional<MeshView> mesh() const { return std::nullopt; }
 };
 
 }  // namespace aerolbm

@@ -53,6 +53,7 @@ class StlBody final : public Body {
   // The mesh and its search grids as plain arrays for the shared per-cell functions (kernels/geometry/
   // mesh_voxel.hpp), on the CPU or copied to a GPU. Points into this body: valid while it lives, unchanged.
   MeshView view() const;
+  std::optional<MeshView> mesh() const override { return view(); }
 
  private:
   std::vector<Triangle> tri_;

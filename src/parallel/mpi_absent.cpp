@@ -18,8 +18,8 @@ std::shared_ptr<RankContext> start_ranks() {
 }
 bool mpi_cuda_aware() { return false; }
 
-std::unique_ptr<Backend> make_distributed_backend(RankContext&, const DistributedConfig&, const BackendConfig&,
-                                                  const DomainData&, const PhysicsParams&) {
+BlockBackend make_distributed_backend(RankContext&, const DistributedConfig&, const BackendConfig&, const DomainData&,
+                                      const PhysicsParams&) {
   throw std::logic_error("aerolbm was built without MPI (configure with -DAEROLBM_MPI=ON)");
 }
 

@@ -7,10 +7,12 @@
 
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 #include "src/parallel/launcher.hpp"
 #include "src/parallel/mpi_comm.hpp"
 #include "src/parallel/parallel.hpp"
+#include "src/util/input_error.hpp"
 
 namespace aerolbm {
 namespace {
@@ -32,6 +34,17 @@ class MpiContext final : public RankContext {
   [[noreturn]] void abort(int status) override {
     MPI_Abort(MPI_COMM_WORLD, status);
     std::_Exit(status);
+  }
+  BlockBackend make_backend(BackendKind backend, const std::array<int, 3>& grid, const BackendConfig& cfg,
+                            const DomainData& d, const PhysicsParams& p) override {
+    DistributedConfig dc;
+    dc.backend = backend;
+    dc.ranks_grid = grid;
+    try {
+      return make_distributed_backend(*this, dc, cfg, d, p);
+    } catch (const std::invalid_argument& e) {
+      throw InputError("--ranks-grid / parallel.ranks_grid: " + std::string(e.what()));
+    }
   }
 
  private:

@@ -28,13 +28,15 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
     n_[0] = global.nx;
     n_[1] = global.ny;
     n_[2] = global.nz;
-    if (cfg.kernel != "auto" && cfg.kernel != "pull")
-      throw std::invalid_argument("lattice.kernel: '" + cfg.kernel +
+    if (cfg.kernel != KernelVariant::Auto && cfg.kernel != KernelVariant::Pull)
+      throw std::invalid_argument("lattice.kernel: '" + std::string(kernel_name(cfg.kernel)) +
                                   "' is not available in a run over several MPI ranks (the halo exchange works on "
                                   "the two-lattice layout). Use lattice.kernel: pull or auto.");
-    const int dims = cfg.stencil == Stencil::D2Q9 ? 2 : 3;
-    const bool gpu = dc.backend == "cuda" || (dc.backend == "auto" && cuda_device_count() > 0);
-    grid_ = choose_ranks_grid(n_, dims, size_, dc.ranks_grid, gpu);
+    const bool gpu = resolve_backend(dc.backend) == BackendKind::Cuda;
+    grid_ = dc.ranks_grid;
+    if (grid_[0] * grid_[1] * grid_[2] != size_)
+      throw std::logic_error("DistributedBackend: the ranks grid " + format_ranks_grid(grid_) + " is not a split of " +
+                             std::to_string(size_) + " ranks (choose_ranks_grid makes one)");
     const std::uint8_t periodic = periodic_axes(p);
     for (int r = 0; r < size_; ++r) blocks_.push_back(block_of(r, grid_, n_, periodic));
     const Block& b = blocks_[std::size_t(rank_)];
@@ -44,7 +46,7 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
       ln_[a] = a == 0 ? local.nx : a == 1 ? local.ny : local.nz;
     }
     BackendConfig lc = cfg;
-    lc.kernel = "pull";
+    lc.kernel = KernelVariant::Pull;
     if (gpu && cuda_device_count() > 0) cuda_use_device(node_local_rank() % cuda_device_count());
     local_ = select_backend(dc.backend, lc, local, block_params(p, grid_));
     // Each local wall row's row in the global table (wall_force_cells returns the global order on every rank).
@@ -85,7 +87,7 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
                    1e6 * seconds / double(n), n);
   }
 
-  std::string name() const override { return local_->name(); }
+  BackendKind kind() const override { return local_->kind(); }
   std::string device() const override {
     return local_->device() + " per rank, " + std::to_string(size_) + " MPI ranks (split " +
            format_ranks_grid(grid_) + ")";
@@ -334,10 +336,11 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_distributed_backend(RankContext& ranks, const DistributedConfig& dc,
-                                                  const BackendConfig& cfg, const DomainData& global,
-                                                  const PhysicsParams& p) {
-  return std::make_unique<DistributedBackend>(ranks, dc, cfg, global, p);
+BlockBackend make_distributed_backend(RankContext& ranks, const DistributedConfig& dc, const BackendConfig& cfg,
+                                      const DomainData& global, const PhysicsParams& p) {
+  auto b = std::make_unique<DistributedBackend>(ranks, dc, cfg, global, p);
+  BlockFieldsSource* blocks = b.get();
+  return {std::move(b), blocks};
 }
 
 }  // namespace aerolbm

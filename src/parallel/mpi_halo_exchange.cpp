@@ -58,7 +58,7 @@ void HaloExchange::choose_transport() {
   peer_recv_.assign(plan_.recv.size(), 0);
   requests_->ack_wait.assign(plan_.send.size(), MPI_REQUEST_NULL);
   requests_->ack_sent.assign(plan_.recv.size(), MPI_REQUEST_NULL);
-  const bool gpu = local_.name() == "cuda";
+  const bool gpu = local_.kind() == BackendKind::Cuda;
   device_pointers_ = gpu && mode != "staged" && mode != "peer" && mpi_cuda_aware();
   if (gpu && mode == "cuda-aware" && !device_pointers_)
     throw std::invalid_argument("AEROLBM_MPI_TRANSPORT=cuda-aware, but this MPI library cannot take device "
@@ -137,7 +137,7 @@ void HaloExchange::open_peer_links(bool required) {
 }
 
 std::string HaloExchange::transport_summary() const {
-  if (local_.name() != "cuda") return "host memory";
+  if (local_.kind() != BackendKind::Cuda) return "host memory";
   std::size_t links = peer_.size(), on_peer = 0;
   for (int p : peer_) on_peer += std::size_t(p);
   const std::string mpi = device_pointers_ ? "CUDA-aware MPI (device buffers)" : "host-staged MPI (pinned buffers)";

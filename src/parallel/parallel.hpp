@@ -7,6 +7,7 @@
 
 #include "kernels/backend.hpp"
 #include "src/parallel/decomposition.hpp"
+#include "src/solver/block_fields.hpp"
 #include "src/solver/rank_context.hpp"
 
 namespace aerolbm {
@@ -19,8 +20,8 @@ std::shared_ptr<RankContext> start_ranks();
 bool mpi_cuda_aware();
 
 struct DistributedConfig {
-  std::string backend = "auto";  // auto | cpu | cuda (as --backend)
-  RanksGrid ranks_grid{0, 0, 0};  // zeros: choose
+  BackendKind backend = BackendKind::Auto;  // of every rank's block (as --backend)
+  RanksGrid ranks_grid{0, 0, 0};  // the split, as choose_ranks_grid returned it
   bool print = true;              // the root rank logs the split
 };
 
@@ -28,9 +29,10 @@ struct DistributedConfig {
 // fields, populations and state checks are those of the whole grid: macroscopic(), start_fields_transfer() and
 // read_populations() gather to rank 0 (the other ranks get empty arrays), write_populations() takes the global
 // state on every rank, wall_force() and check_state() are reduced over ranks. Every call is collective.
-// Throws std::invalid_argument for a split that does not fit (bad input).
-std::unique_ptr<Backend> make_distributed_backend(RankContext& ranks, const DistributedConfig& dc,
-                                                  const BackendConfig& cfg, const DomainData& global,
-                                                  const PhysicsParams& p);
+// Throws std::invalid_argument for bad input (a kernel variant or halo transport that cannot work); a ranks grid
+// whose ranks are not the ranks there are is a logic error (choose_ranks_grid checks the split). The result's `blocks` is the backend's
+// block fields (collective output).
+BlockBackend make_distributed_backend(RankContext& ranks, const DistributedConfig& dc, const BackendConfig& cfg,
+                                      const DomainData& global, const PhysicsParams& p);
 
 }  // namespace aerolbm

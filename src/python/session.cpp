@@ -12,6 +12,7 @@
 #include "src/case/case.hpp"
 #include "src/case/units.hpp"
 #include "src/case/make_body.hpp"
+#include "src/solver/backend_select.hpp"
 #include "src/solver/frame_builder.hpp"
 #include "src/solver/resources.hpp"
 #include "src/solver/simulation.hpp"
@@ -164,11 +165,11 @@ Simulation::Simulation(const Case& c, const SimulationOptions& options) : impl_(
   impl->u = c.impl->u;
   limit_steps(impl->u, options.steps);
   RunOptions ro;
-  ro.backend = options.backend;
-  ro.threads = options.threads;
+  ro.solver.threads = options.threads;
   ro.progress = options.progress;
   ro.stop_check = [impl] { return impl->stop ? impl->stop() : 0; };
   guarded([&] {
+    ro.solver.backend = parse_backend(options.backend);
     impl->sim = std::make_unique<aerolbm::Simulation>(impl->c->c, impl->u, make_body(impl->c->c), std::move(ro));
   });
 }
@@ -207,7 +208,7 @@ RunSummary Simulation::run(const std::string& output, bool overwrite, bool ignor
     if (!overwrite) app::refuse_existing_run(out);
     if (!ignore_resources) {
       // Memory is taken already (the simulation exists); what is left to check is the disk.
-      const bool cuda = sim.backend().name() == "cuda";
+      const bool cuda = sim.backend().kind() == BackendKind::Cuda;
       ResourceNeeds need = estimate_resources(c, impl_->u, cuda);
       need.host_bytes = need.device_bytes = 0;
       check_resources(need, available_resources(out, cuda), out);

@@ -4,23 +4,21 @@
 #include <chrono>
 #include <cmath>
 
-#include "src/solver/backend_select.hpp"
-#include "src/solver/domain.hpp"
+#include "src/solver/assemble_solver.hpp"
 #include "src/solver/force_history.hpp"
 #include "src/solver/simulation.hpp"
+#include "src/solver/step_schedule.hpp"
 
 namespace aerolbm {
 
 AveragedRun run_averaged(const Case& c, const LatticeUnits& u, const Body* body, const AveragedRunOptions& opt) {
   AveragedRun r;
-  r.domain = build_domain(c, u, body);
-  BackendConfig cfg;
-  cfg.stencil = c.stencil;
-  cfg.precision = c.precision;
-  cfg.kernel = c.kernel;
-  cfg.threads = opt.threads;
-  std::unique_ptr<Backend> b = select_backend(opt.backend, cfg, r.domain, physics_params(c, u));
-  b->initialize();
+  SolverOptions so;
+  so.backend = opt.backend;
+  so.threads = opt.threads;
+  Solver solver = assemble_solver(c, u, body, so);
+  r.domain = std::move(solver.domain);
+  const std::unique_ptr<Backend> b = std::move(solver.backend);
   r.backend = b->name();
   r.device = b->device();
 
@@ -35,6 +33,14 @@ AveragedRun run_averaged(const Case& c, const LatticeUnits& u, const Body* body,
   const double area = u.length_cells * (dims == 3 ? double(u.nz) : 1.0);
   const double coef = 1.0 / (0.5 * u_ref * u_ref * area);
 
+  // Pieces of K steps, each followed by a force sample; the watchdog scan and the mean fields' samples fall on
+  // multiples of K.
+  StepSchedule schedule;
+  schedule.total = total;
+  schedule.forces = {K, 0};
+  schedule.watchdog = {W, 0};
+  schedule.means = {A, start};
+
   const std::int64_t cells = r.domain.cells();
   ForceHistory history;
   const auto t0 = std::chrono::steady_clock::now();
@@ -47,15 +53,15 @@ AveragedRun run_averaged(const Case& c, const LatticeUnits& u, const Body* body,
                      "): raise geometry.chord_cells or lower physics.reynolds / physics.mach for this sweep");
   };
   while (step < total) {
-    const std::int64_t next = std::min(total, (step / K + 1) * K);
+    const std::int64_t next = schedule.piece_end(step, total);
     b->run(next - step);
     step = next;
     const auto F = b->wall_force();
     const double cd = F[0] * coef, cl = F[1] * coef;
     if (!std::isfinite(cd) || !std::isfinite(cl)) check(step);
     history.add({step, double(step) * u.dt, cd, cl, F[2] * coef});
-    if (step % W == 0 || step == total) check(step);
-    if (step == total || (window > 0 && step >= start && step % A == 0)) {
+    if (schedule.due(schedule.watchdog, step)) check(step);
+    if (schedule.due(schedule.means, step)) {
       b->sample_averages();  // the mean fields' statistics, kept by the backend (on the GPU in device memory)
       ++r.samples;
     }

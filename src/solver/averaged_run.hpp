@@ -16,7 +16,7 @@
 namespace aerolbm {
 
 struct AveragedRunOptions {
-  std::string backend = "cpu";  // cpu | cuda | auto
+  BackendKind backend = BackendKind::Cpu;
   int threads = 0;              // CPU backend threads (0: OpenMP default)
   int field_samples = 64;       // about this many field samples over the averaging window
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <chrono>
+#include <optional>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
@@ -74,7 +75,7 @@ DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body) 
         throw CaseError(m.str());
       }
     }
-    const auto* mesh = dynamic_cast<const StlBody*>(body);
+    const std::optional<MeshView> mesh = body->mesh();
     const auto started = std::chrono::steady_clock::now();
     std::string ran_on = "cpu";
     std::int64_t solid_cells = 0;

@@ -30,11 +30,10 @@ void no_gpu(VoxelDevice d) {
 
 }  // namespace
 
-std::string mesh_inside_cells(const StlBody& body, const std::int64_t lo[3], const std::int64_t n[3],
+std::string mesh_inside_cells(const MeshView& m, const std::int64_t lo[3], const std::int64_t n[3],
                               std::vector<std::uint8_t>& inside, VoxelDevice device) {
   const std::int64_t total = n[0] * n[1] * n[2];
   inside.assign(static_cast<std::size_t>(total), 0);
-  const MeshView m = body.view();
   if (want_gpu(device) && try_gpu(device, [&] { return cuda_mesh_inside(m, lo, n, inside.data()); })) return "cuda";
   no_gpu(device);
 #pragma omp parallel for schedule(dynamic, 64)
@@ -45,11 +44,10 @@ std::string mesh_inside_cells(const StlBody& body, const std::int64_t lo[3], con
   return "cpu";
 }
 
-std::string mesh_link_fractions(const StlBody& body, const std::vector<double>& segments, std::vector<double>& t,
+std::string mesh_link_fractions(const MeshView& m, const std::vector<double>& segments, std::vector<double>& t,
                                 VoxelDevice device) {
   const std::size_t count = segments.size() / 6;
   t.assign(count, -1.0);
-  const MeshView m = body.view();
   if (want_gpu(device) && try_gpu(device, [&] { return cuda_mesh_intersect(m, segments.data(), count, t.data()); }))
     return "cuda";
   no_gpu(device);

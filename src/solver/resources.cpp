@@ -39,7 +39,7 @@ ResourceNeeds estimate_resources(const Case& c, const LatticeUnits& u, bool cuda
 
   // Populations: two lattices (pull, tiled) or one updated in place (aa, plus its 4-byte snapshot-row index per
   // cell). Domain: flags (1 B) and the wall-link index (4 B) per cell.
-  const bool in_place = c.kernel == "aa";
+  const bool in_place = c.kernel == KernelVariant::AA;
   const double lattice = (in_place ? 1 : 2) * q * cells * store + (in_place ? 4 * cells : 0);
   const double domain = 5 * cells;
   // Frames in flight (src/solver/output_budget.hpp): on the GPU the finished fields in pinned slots (and one mask);

@@ -15,7 +15,6 @@
 #include "src/io/forces_csv.hpp"
 #include "src/io/json.hpp"
 #include "src/solver/async_frame_writer.hpp"
-#include "src/solver/backend_select.hpp"
 #include "src/solver/block_fields.hpp"
 #include "src/solver/body_loads.hpp"
 #include "src/solver/surface_probe.hpp"
@@ -24,6 +23,7 @@
 #include "src/solver/frame_builder.hpp"
 #include "src/solver/output_budget.hpp"
 #include "src/solver/progress.hpp"
+#include "src/solver/step_schedule.hpp"
 #include "src/solver/stop_request.hpp"
 #include "src/solver/window_analysis.hpp"
 
@@ -74,15 +74,10 @@ CoefficientSample restored_sample(const Checkpoint& c, std::size_t i) {
 
 Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Body> body, RunOptions opt)
     : case_(c), units_(u), body_(std::move(body)), opt_(std::move(opt)) {
-  domain_ = build_domain(case_, units_, body_.get());
-  BackendConfig cfg;
-  cfg.stencil = case_.stencil;
-  cfg.precision = case_.precision;
-  cfg.kernel = case_.kernel;
-  cfg.threads = opt_.threads;
-  backend_ = opt_.make_backend ? opt_.make_backend(cfg, domain_, physics_params(case_, units_))
-                               : select_backend(opt_.backend, cfg, domain_, physics_params(case_, units_));
-  backend_->initialize();
+  Solver solver = assemble_solver(case_, units_, body_.get(), opt_.solver);
+  domain_ = std::move(solver.domain);
+  backend_ = std::move(solver.backend);
+  blocks_ = solver.blocks;
   // 3D bodies: forces per near-wall cell give moments and spanwise loads; the reference comes from the body
   // (a wing's planform area and mean chord) or, for bodies without one, the reference length × the domain span.
   const int dims = dimensions(case_.stencil);
@@ -100,6 +95,10 @@ Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Bod
   }
   area_ = ref_ ? ref_->area : units_.length_cells * (dims == 3 ? double(units_.nz) : 1.0);
   coef_ = 1.0 / (0.5 * u_ref_ * u_ref_ * area_);
+  // Force samples and watchdog scans; run() adds frames, checkpoints and the mean fields' samples.
+  schedule_.total = units_.total_steps;
+  schedule_.forces = {std::max<std::int64_t>(1, case_.forces_every), 0};
+  schedule_.watchdog = {std::max<std::int64_t>(1, case_.watchdog_every), 0};
 }
 
 Simulation::~Simulation() = default;
@@ -156,32 +155,24 @@ void Simulation::resume(Checkpoint c) {
   resume_ = std::move(c);
 }
 
-namespace {
-std::int64_t next_multiple(std::int64_t s, std::int64_t m) { return (s / m + 1) * m; }
-}  // namespace
-
 // Queues the steps from step_ to `next` with a force sample at every multiple of forces.every and at the run's end
 // (on the GPU computed there, no host wait), takes the samples together, turns them into coefficients and adds
 // them to the history. A non-finite coefficient runs the watchdog at once (`checked` then says so). `per_cell`
 // receives the per-cell forces of the sample at `next` (3D bodies).
 std::vector<Simulation::Sample> Simulation::advance_chunk(std::int64_t next, std::int64_t last_checkpoint,
                                                           bool& checked, std::vector<double>& per_cell) {
-  const std::int64_t total = units_.total_steps;
-  const std::int64_t K = std::max<std::int64_t>(1, case_.forces_every);
-  const std::int64_t E = std::max<std::int64_t>(1, mean_.every);
   std::vector<std::int64_t> sample_steps;
   while (step_ < next) {
-    std::int64_t to = std::min(next, next_multiple(step_, K));
     // Inside the averaging window the mean fields' samples end a piece too (with the default interval,
     // forces.every, the same pieces).
-    if (mean_start_ >= 0 && next_multiple(step_, E) >= mean_start_) to = std::min(to, next_multiple(step_, E));
+    const std::int64_t to = schedule_.piece_end(step_, next);
     backend_->queue_steps(to - step_);
     step_ = to;
-    if (step_ % K == 0 || step_ == total) {
+    if (schedule_.due(schedule_.forces, step_)) {
       backend_->queue_force_sample(loads_.has_value());
       sample_steps.push_back(step_);
     }
-    if (mean_start_ >= 0 && step_ >= mean_start_ && (step_ % E == 0 || step_ == total)) {
+    if (schedule_.due(schedule_.means, step_)) {
       backend_->sample_averages();  // on the GPU a kernel behind the steps: no wait
       if (mean_.samples == 0) {
         mean_.first_step = step_;
@@ -221,16 +212,13 @@ std::vector<Simulation::Sample> Simulation::advance_chunk(std::int64_t next, std
 
 std::int64_t Simulation::advance(std::int64_t steps, const std::function<bool()>& stop) {
   const std::int64_t start = step_, end = step_ + std::max<std::int64_t>(0, steps);
-  const std::int64_t total = units_.total_steps;
-  const std::int64_t W = std::max<std::int64_t>(1, case_.watchdog_every);
   while (step_ < end) {
-    // The chunks of run() (frames and checkpoints aside): up to the next watchdog scan, and the run's end.
-    std::int64_t next = std::min(end, next_multiple(step_, W));
-    if (step_ < total) next = std::min(next, total);
+    // The chunks of run(): up to the next watchdog scan (frames and checkpoints are run()'s), and the run's end.
+    const std::int64_t next = std::min(end, schedule_.chunk_end(step_));
     bool checked = false;
     std::vector<double> per_cell;
     advance_chunk(next, -1, checked, per_cell);
-    if (!checked && (step_ % W == 0 || step_ == total)) watchdog(step_, -1);
+    if (!checked && schedule_.due(schedule_.watchdog, step_)) watchdog(step_, -1);
     if (stop && step_ < end && stop()) break;
   }
   return step_ - start;
@@ -331,6 +319,23 @@ void Simulation::write_mean_fields(const GridInfo& grid, const Attributes& attrs
   mean_written_ = true;
 }
 
+// What run() writes the run folder with: forces.csv, the frame writers and the output pipeline behind them, and
+// the frames' times (those of earlier parts of the run first).
+struct Simulation::Outputs {
+  std::optional<ForcesCsv> csv;  // rank 0
+  std::vector<double> frame_times;
+  GridInfo grid;
+  Attributes attrs;
+  FrameRequest request;
+  std::unique_ptr<BlockFieldWriter> collective;  // MPI with a parallel HDF5: this rank's block of the HDF5 frames
+  std::unique_ptr<AsyncFrameWriter> frames;
+  bool fields_on = false;      // frames every output.every steps
+  bool gather = false;         // rank 0's writers need the whole grid (gathered from every rank under MPI)
+  bool device_frames = false;  // the backend computes the finished fields
+  int in_flight = 0;
+  double collective_seconds = 0;
+};
+
 RunResult Simulation::run() {
   const bool resuming = resume_.has_value();
   const std::int64_t first_step = resuming ? resume_->step : 0;
@@ -339,6 +344,20 @@ RunResult Simulation::run() {
                                                                   : "advance() has moved it from its start") +
                            "; a run folder holds one whole run (make a new Simulation)");
   ran_ = true;
+  // MPI: rank 0 writes every file and prints; the other ranks take part in the collective backend calls only,
+  // and, with a parallel HDF5, in writing the HDF5 frame files (each rank its own block).
+  const bool root = !opt_.solver.ranks || opt_.solver.ranks->root();
+  Outputs out = open_outputs(root);
+  plan_steps(root);
+  RunResult r = run_steps(out, root);
+  write_summary(out, r, root);
+  return r;
+}
+
+// The run folder's case.yaml, forces.csv (continued on a restart) and frame writers, and the output pipeline.
+Simulation::Outputs Simulation::open_outputs(bool root) {
+  const bool resuming = resume_.has_value();
+  const std::int64_t first_step = resuming ? resume_->step : 0;
   const auto& dir = opt_.output_dir;
   const int dims = dimensions(case_.stencil);
   const double cells = double(domain_.cells());
@@ -346,9 +365,7 @@ RunResult Simulation::run() {
   const std::optional<LoadIntegrator>& loads = loads_;
   const std::optional<ForceReference>& ref = ref_;
   const double area = area_;
-  // MPI: rank 0 writes every file and prints; the other ranks take part in the collective backend calls only,
-  // and, with a parallel HDF5, in writing the HDF5 frame files (each rank its own block).
-  const bool root = !opt_.ranks || opt_.ranks->root();
+  Outputs o;
 
   if (root) write_file_atomically(dir / "case.yaml", case_.yaml_text + "\n");
 
@@ -374,39 +391,40 @@ RunResult Simulation::run() {
                                  "A c) (nose-up positive)"});
     if (ref->half_model) header.push_back({"half_model", "symmetry plane at z = 0: coefficients of the full body"});
   }
-  std::optional<ForcesCsv> csv;
   if (root)
-    csv.emplace(resuming ? ForcesCsv::resume(dir / "forces.csv", header, dims, first_step, extra_columns)
-                         : ForcesCsv(dir / "forces.csv", header, dims, extra_columns));
+    o.csv.emplace(resuming ? ForcesCsv::resume(dir / "forces.csv", header, dims, first_step, extra_columns)
+                           : ForcesCsv(dir / "forces.csv", header, dims, extra_columns));
 
-  std::vector<double> frame_times = resuming ? resume_->frame_times : std::vector<double>{};
+  o.frame_times = resuming ? resume_->frame_times : std::vector<double>{};
+  const std::vector<double>& frame_times = o.frame_times;
   std::vector<std::unique_ptr<FieldWriter>> writers;
-  const auto grid = grid_info(case_, units_);
-  const auto attrs = run_attributes(case_, units_);
+  o.grid = grid_info(case_, units_);
+  o.attrs = run_attributes(case_, units_);
+  const GridInfo& grid = o.grid;
+  const Attributes& attrs = o.attrs;
   const bool field_output = case_.output_every > 0 || !frame_times.empty();
   auto format_on = [&](const char* f) {
     return field_output && std::find(case_.formats.begin(), case_.formats.end(), f) != case_.formats.end();
   };
   // MPI with a parallel HDF5: every rank writes its own block of each HDF5 frame file, collectively, on this
   // thread (the writer thread makes no MPI calls). Otherwise rank 0 writes the frames gathered from every rank.
-  auto* blocks = opt_.ranks ? dynamic_cast<BlockFieldsSource*>(backend_.get()) : nullptr;
   const FieldPrecision precision = case_.output_precision == "fp16" ? FieldPrecision::FP16 : FieldPrecision::FP32;
-  std::unique_ptr<BlockFieldWriter> collective;
-  if (blocks && format_on("hdf5")) {
+  if (blocks_ && format_on("hdf5")) {
     if (hdf5_collective_available())
-      collective = make_collective_hdf5_writer(dir, grid, attrs, frame_times, root, precision);
-    if (root && collective)
-      spdlog::info("MPI: HDF5 frames written collectively by {} ranks (parallel HDF5, MPI-IO)", opt_.ranks->size());
+      o.collective = make_collective_hdf5_writer(dir, grid, attrs, frame_times, root, precision);
+    if (root && o.collective)
+      spdlog::info("MPI: HDF5 frames written collectively by {} ranks (parallel HDF5, MPI-IO)",
+                   opt_.solver.ranks->size());
     else if (root)
       spdlog::info("MPI: HDF5 frames gathered to rank 0 and written there (this aerolbm is linked with a serial "
                    "HDF5; build with an MPI build of HDF5 for collective output)");
   }
   if (root) {
-    if (format_on("hdf5") && !collective)
+    if (format_on("hdf5") && !o.collective)
       writers.push_back(make_hdf5_writer(dir, grid, attrs, frame_times, precision));
     if (format_on("vtk")) writers.push_back(make_vtk_writer(dir, grid, attrs, frame_times));
   }
-  FrameRequest request = FrameRequest::from_names(case_.fields);
+  o.request = FrameRequest::from_names(case_.fields);
   // 3D bodies: the surface with Cp at its vertices (VTK polydata) beside every frame; it needs the pressure.
   // Decided alike on every rank: the request also shapes the collectively written frames.
   bool surface_on = false;
@@ -414,28 +432,34 @@ RunResult Simulation::run() {
     const auto triangles = body_->surface();
     if (!triangles.empty()) {
       if (root) writers.push_back(make_surface_writer(dir, surface_mesh(triangles, domain_, grid), attrs, frame_times));
-      request.pressure = true;
+      o.request.pressure = true;
       surface_on = true;
     }
   }
-  const bool fields_on = !case_.formats.empty() && case_.output_every > 0;
-  // Whether rank 0's writers need the whole grid (gathered from every rank under MPI).
-  const bool gather = format_on("vtk") || surface_on || (format_on("hdf5") && !collective);
+  o.fields_on = !case_.formats.empty() && case_.output_every > 0;
+  o.gather = format_on("vtk") || surface_on || (format_on("hdf5") && !o.collective);
   // The output pipeline holds as many frames as fit in its memory budget; the backend computes the finished fields
   // itself where it can (the GPU: kernels/cuda/frame_fields.cu), else the pipeline builds them on the host.
   std::vector<std::string> frame_names = case_.fields;
-  if (request.pressure && std::find(frame_names.begin(), frame_names.end(), "pressure") == frame_names.end())
+  if (o.request.pressure && std::find(frame_names.begin(), frame_names.end(), "pressure") == frame_names.end())
     frame_names.push_back("pressure");
   FieldsTransferOptions transfer;
   transfer.max_in_flight = frames_in_flight(frame_host_bytes(frame_names, dims == 3, cells, false));
   transfer.frame_fields = true;
-  transfer.spec = request.device_spec(u_ref, units_.dx);
-  const bool device_frames = fields_on && gather && backend_->configure_fields_transfer(transfer);
-  const int in_flight =
-      device_frames ? transfer.max_in_flight : frames_in_flight(frame_host_bytes(frame_names, dims == 3, cells, true));
-  AsyncFrameWriter frames(domain_, std::move(writers), u_ref, units_.dx, request, std::size_t(in_flight));
-  double collective_seconds = 0;
+  transfer.spec = o.request.device_spec(u_ref, units_.dx);
+  o.device_frames = o.fields_on && o.gather && backend_->configure_fields_transfer(transfer);
+  o.in_flight = o.device_frames ? transfer.max_in_flight
+                                : frames_in_flight(frame_host_bytes(frame_names, dims == 3, cells, true));
+  o.frames = std::make_unique<AsyncFrameWriter>(domain_, std::move(writers), u_ref, units_.dx, o.request,
+                                                std::size_t(o.in_flight));
+  return o;
+}
 
+// The run's step schedule: frames every output.every steps, checkpoints, and with output.averages the mean
+// fields' window (its samples; a restart inside the window averages from its checkpoint on).
+void Simulation::plan_steps(bool root) {
+  const bool resuming = resume_.has_value();
+  const std::int64_t first_step = resuming ? resume_->step : 0;
   const std::int64_t total = units_.total_steps;
   if (case_.averages) {
     // The window of the mean fields is the force coefficients' (time.average_last): its last average_steps steps.
@@ -453,11 +477,26 @@ RunResult Simulation::run() {
                      "steps {}-{} only (checkpoints do not keep their statistics)",
                      first_step, mean_start_, first_step, total);
     }
+    schedule_.means = {mean_.every, mean_start_};
   }
-  const std::int64_t N = case_.output_every;
-  const std::int64_t C = checkpoint_interval(case_, total);
-  const std::int64_t W = std::max<std::int64_t>(1, case_.watchdog_every);
+  schedule_.frames = {case_.output_every, 0};
+  schedule_.checkpoints = {checkpoint_interval(case_, total), 0};
+}
+
+// Steps to the end of the run (or a stop request) in the schedule's chunks: force samples into forces.csv, the
+// watchdog, frames, checkpoints, the progress line; then the output pipeline is drained and the mean fields
+// written.
+RunResult Simulation::run_steps(Outputs& o, bool root) {
+  const bool resuming = resume_.has_value();
+  const std::int64_t first_step = resuming ? resume_->step : 0;
+  const auto& dir = opt_.output_dir;
+  const double cells = double(domain_.cells());
+  const double u_ref = u_ref_;
+  const std::optional<LoadIntegrator>& loads = loads_;
+  const std::int64_t total = units_.total_steps;
   const ForceHistory& history = history_;
+  AsyncFrameWriter& frames = *o.frames;
+  std::vector<double>& frame_times = o.frame_times;
   std::int64_t last_checkpoint = resuming ? first_step : -1;
   Progress progress(total, cells, first_step);
   RunResult r;
@@ -501,26 +540,24 @@ RunResult Simulation::run() {
   }
   while (step < total) {
     // Chunks end at every frame, checkpoint and watchdog scan, which also bounds how long a stop request waits.
-    std::int64_t next = std::min(total, next_multiple(step, W));
-    if (N > 0) next = std::min(next, next_multiple(step, N));
-    if (C > 0) next = std::min(next, next_multiple(step, C));
+    const std::int64_t next = schedule_.chunk_end(step);
     bool checked = false;
     std::vector<double> per_cell;  // this step's force per near-wall cell (3D bodies), fetched once
     for (const Sample& s : advance_chunk(next, last_checkpoint, checked, per_cell)) {
       cd = s.cd;
       cl = s.cl;
-      if (csv) csv->append(s.step, double(s.step) * units_.dt, s.force, s.cd, s.cl, s.cs, s.extra);
+      if (o.csv) o.csv->append(s.step, double(s.step) * units_.dt, s.force, s.cd, s.cl, s.cs, s.extra);
     }
     const double time = double(step) * units_.dt;
     auto cell_forces = [&]() -> const std::vector<double>& {
       if (per_cell.empty()) backend_->wall_force_cells(per_cell);
       return per_cell;
     };
-    if (!checked && (step % W == 0 || step == total)) {
+    if (!checked && schedule_.due(schedule_.watchdog, step)) {
       watchdog(step, last_checkpoint);
       checked = true;
     }
-    if (fields_on && (step % N == 0 || step == total)) {
+    if (o.fields_on && schedule_.due(schedule_.frames, step)) {
       // The copy to the host runs on its own stream and the fields and files are made on the writer thread,
       // both while the next steps run.
       if (loads && !domain_.wall_cells.empty()) {
@@ -530,16 +567,16 @@ RunResult Simulation::run() {
                                .string(),
                            step, time, slices);
       }
-      if (collective) {
+      if (o.collective) {
         const auto t_write = std::chrono::steady_clock::now();
-        const BlockFields b = blocks->block_fields();
-        Frame block = build_frame_box(domain_, b.input, b.rho.data(), b.u.data(), b.owned, u_ref, units_.dx, request);
+        const BlockFields b = blocks_->block_fields();
+        Frame block = build_frame_box(domain_, b.input, b.rho.data(), b.u.data(), b.owned, u_ref, units_.dx, o.request);
         block.step = step;
         block.time = time;
-        collective->write(block, b.owned);
-        collective_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_write).count();
+        o.collective->write(block, b.owned);
+        o.collective_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t_write).count();
       }
-      if (gather) {
+      if (o.gather) {
         FrameJob job;
         job.step = step;
         job.time = time;
@@ -551,8 +588,8 @@ RunResult Simulation::run() {
     // Every rank stops at the same step when any of them was signalled.
     int signal = stop_requested();
     if (!signal && opt_.stop_check) signal = opt_.stop_check();
-    if (opt_.ranks) signal = opt_.ranks->max_over_ranks(signal);
-    const bool periodic = C > 0 && (step % C == 0 || step == total);
+    if (opt_.solver.ranks) signal = opt_.solver.ranks->max_over_ranks(signal);
+    const bool periodic = schedule_.due(schedule_.checkpoints, step);
     if (periodic || signal) {
       if (!checked) watchdog(step, last_checkpoint);
       write_checkpoint_now(step);
@@ -564,18 +601,31 @@ RunResult Simulation::run() {
     }
   }
   frames.finish();
-  write_mean_fields(grid, attrs, root);
+  write_mean_fields(o.grid, o.attrs, root);
   r.frames = int(frame_times.size());
-  r.output_seconds = frames.busy_seconds() + collective_seconds;
+  r.output_seconds = frames.busy_seconds() + o.collective_seconds;
   r.frame_bytes = frames.bytes_written();
   r.checkpoint_bytes = frames.checkpoint_bytes();
-  r.frames_in_flight = in_flight;
+  r.frames_in_flight = o.in_flight;
   if (opt_.progress && root) progress.finish();
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.steps = step;
   r.checkpoint_step = last_checkpoint;
   r.mlups = r.wall_seconds > 0 ? cells * double(step - first_step) / r.wall_seconds * 1e-6 : 0.0;
+  return r;
+}
 
+// The coefficients' statistics over the averaging window into the result, and summary.json (rank 0).
+void Simulation::write_summary(const Outputs& o, RunResult& r, bool root) {
+  const bool resuming = resume_.has_value();
+  const std::int64_t first_step = resuming ? resume_->step : 0;
+  const auto& dir = opt_.output_dir;
+  const int dims = dimensions(case_.stencil);
+  const std::int64_t total = units_.total_steps;
+  const ForceHistory& history = history_;
+  const std::int64_t step = step_;
+  const std::int64_t last_checkpoint = r.checkpoint_step;
+  const bool device_frames = o.device_frames;
   const double t_end = double(step) * units_.dt;
   const auto window = history.window(t_end - double(units_.average_steps) * units_.dt - 1e-12);
   r.cd_mean = ForceHistory::mean_cd(window);
@@ -653,7 +703,6 @@ RunResult Simulation::run() {
   add_window_analysis(co, r.window);
   s.set("coefficients", co);
   if (root) write_json_atomically(dir / "summary.json", s);
-  return r;
 }
 
 }  // namespace aerolbm

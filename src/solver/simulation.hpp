@@ -13,23 +13,23 @@
 #include "src/case/units.hpp"
 #include "src/geometry/body.hpp"
 #include "src/io/checkpoint.hpp"
+#include "src/solver/assemble_solver.hpp"
+#include "src/solver/block_fields.hpp"
 #include "src/solver/body_loads.hpp"
 #include "src/solver/force_history.hpp"
 #include "src/solver/mean_frame.hpp"
 #include "src/solver/rank_context.hpp"
+#include "src/solver/step_schedule.hpp"
 #include "src/solver/window_analysis.hpp"
 
 namespace aerolbm {
 
 struct RunOptions {
-  std::string backend = "auto";      // auto | cpu | cuda
+  // The backend, CPU threads and, for MPI runs, the ranks (assemble_solver). Under MPI only rank 0 writes files and
+  // prints; every rank makes the same backend calls (they are collective).
+  SolverOptions solver;
   std::filesystem::path output_dir;  // the run folder (must exist and be writable)
-  int threads = 0;                   // CPU threads, 0 = default
   bool progress = true;
-  // MPI runs (src/parallel): the ranks, and the backend of the whole grid that runs this rank's block. Only rank 0
-  // writes files and prints; every rank makes the same backend calls (they are collective).
-  std::shared_ptr<RankContext> ranks;
-  std::function<std::unique_ptr<Backend>(const BackendConfig&, const DomainData&, const PhysicsParams&)> make_backend;
   // Asked after every chunk of steps, beside SIGINT/SIGTERM (stop_request.hpp): a signal number (not 0) stops the
   // run as that signal would. The Python module passes Ctrl-C on this way, its own handler left in place.
   std::function<int()> stop_check;
@@ -92,6 +92,13 @@ class Simulation {
     double cd = 0, cl = 0, cs = 0;
     std::vector<double> extra;  // 3D bodies: LoadIntegrator::csv_values
   };
+  struct Outputs;
+  // run(), in its three parts: the run folder's outputs, the step schedule's frames, checkpoints and mean fields,
+  // the stepping itself, then the summary.
+  Outputs open_outputs(bool root);
+  void plan_steps(bool root);
+  RunResult run_steps(Outputs& o, bool root);
+  void write_summary(const Outputs& o, RunResult& r, bool root);
   std::vector<Sample> advance_chunk(std::int64_t next, std::int64_t last_checkpoint, bool& checked,
                                     std::vector<double>& per_cell);
   void write_mean_fields(const GridInfo& grid, const Attributes& attrs, bool root);
@@ -103,6 +110,7 @@ class Simulation {
   RunOptions opt_;
   DomainData domain_;
   std::unique_ptr<Backend> backend_;
+  BlockFieldsSource* blocks_ = nullptr;  // MPI: backend_'s block fields (collective HDF5 output); else null
   std::optional<Checkpoint> resume_;  // populations already in the backend; the rest is used by run()
   // Forces: 3D bodies give moments and spanwise loads through the per-cell forces (loads_); coef_ turns a force
   // into a coefficient (1 / (½ U² A)).
@@ -112,6 +120,7 @@ class Simulation {
   ForceHistory history_;
   std::int64_t step_ = 0;
   bool ran_ = false;
+  StepSchedule schedule_;  // force samples and watchdog scans; run() adds frames, checkpoints, mean fields
   // The mean fields (output.averages), set up by run(): a sample at every multiple of mean_.every from
   // mean_start_ on and at the run's end (−1: off; advance() takes none).
   std::int64_t mean_start_ = -1;

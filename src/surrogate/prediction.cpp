@@ -7,13 +7,14 @@
 #include "src/io/atomic_file.hpp"
 #include "src/io/field_writer.hpp"
 #include "src/io/json.hpp"
+#include "src/solver/backend_select.hpp"
 #include "src/surrogate/airfoil_inputs.hpp"
 #include "src/surrogate/cpu_inference.hpp"
 #include "src/surrogate/cuda_inference.hpp"
 
 namespace aerolbm::surrogate {
 
-Prediction predict_case(const Case& c, const Model& m, const std::string& backend, int repeats) {
+Prediction predict_case(const Case& c, const Model& m, BackendKind backend, int repeats) {
   const auto t0 = std::chrono::steady_clock::now();
   Prediction p;
   p.grid = m.grid;
@@ -23,8 +24,7 @@ Prediction predict_case(const Case& c, const Model& m, const std::string& backen
   std::array<float, kParamFeatures> params{};
   for (int f = 0; f < kParamFeatures; ++f) params[f] = float(p.params[f]);
 
-  const bool cuda = backend == "cuda" || (backend == "auto" && cuda_device_count() > 0);
-  if (cuda) {
+  if (resolve_backend(backend) == BackendKind::Cuda) {
     auto s = make_cuda_surrogate(m);
     CudaTiming t;
     p.output = forward_cuda(*s, m, p.points, params, std::max(1, repeats), &t);

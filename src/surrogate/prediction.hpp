@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/backend_choice.hpp"
 #include "src/case/case.hpp"
 #include "src/geometry/polygon2d.hpp"
 #include "src/io/frame.hpp"
@@ -28,9 +29,9 @@ struct Prediction {
   double wall_seconds = 0;   // inputs, upload, every pass and download
 };
 
-// backend: cpu | cuda | auto (CUDA when a device is there). repeats: timed passes after the first (CUDA).
+// backend: Auto is resolved by resolve_backend (CUDA when a device is there). repeats: timed passes after the first (CUDA).
 // Throws CaseError for a case the surrogate cannot take (not naca4).
-Prediction predict_case(const Case& c, const Model& m, const std::string& backend, int repeats = 5);
+Prediction predict_case(const Case& c, const Model& m, BackendKind backend, int repeats = 5);
 
 // The prediction as an output frame on the sample grid (velocity, Cp, vorticity, mask), and its grid.
 Frame prediction_frame(const Prediction& p);

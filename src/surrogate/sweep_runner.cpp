@@ -14,6 +14,7 @@
 #include "src/case/units.hpp"
 #include "src/case/make_body.hpp"
 #include "src/solver/averaged_run.hpp"
+#include "src/solver/backend_select.hpp"
 #include "src/surrogate/airfoil_inputs.hpp"
 #include "src/surrogate/field_sampling.hpp"
 
@@ -131,7 +132,7 @@ std::vector<Case> build_sweep_cases(const SweepSpec& s, const std::vector<SweepC
 
 std::vector<CaseResult> run_sweep(const SweepSpec& s, const std::vector<Case>& cases, const SweepOptions& opt,
                                   std::string* backend_used) {
-  const bool cuda = opt.backend == "cuda" || (opt.backend == "auto" && cuda_device_count() > 0);
+  const bool cuda = resolve_backend(opt.backend) == BackendKind::Cuda;
   const int hw = std::max(1, int(std::thread::hardware_concurrency()));
   // CPU: one single-threaded case per core. Small 2D lattices step in well under a millisecond, so OpenMP's
   // barriers in every step cost more than they give (measured: 15 tiny cases 65 s with 2 threads per case, 7 s
@@ -140,10 +141,10 @@ std::vector<CaseResult> run_sweep(const SweepSpec& s, const std::vector<Case>& c
   int workers = opt.concurrent > 0 ? opt.concurrent : (cuda ? 8 : cpu_threads);
   workers = std::max(1, std::min<int>(workers, int(cases.size())));
   AveragedRunOptions ro;
-  ro.backend = cuda ? "cuda" : "cpu";
+  ro.backend = cuda ? BackendKind::Cuda : BackendKind::Cpu;
   ro.threads = cuda ? 1 : std::max(1, cpu_threads / workers);
-  if (backend_used) *backend_used = ro.backend;
-  spdlog::info("sweep: {} cases on {}, {} at a time{}", cases.size(), ro.backend, workers,
+  if (backend_used) *backend_used = backend_name(ro.backend);
+  spdlog::info("sweep: {} cases on {}, {} at a time{}", cases.size(), backend_name(ro.backend), workers,
                cuda ? std::string(" (one CUDA stream each)") : fmt::format(" ({} threads each)", ro.threads));
 
   std::vector<CaseResult> results(cases.size());

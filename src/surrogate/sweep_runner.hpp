@@ -5,15 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "kernels/backend_choice.hpp"
 #include "src/case/case.hpp"
 #include "src/surrogate/sweep_file.hpp"
 
 namespace aerolbm::surrogate {
 
 struct SweepOptions {
-  std::string backend = "auto";  // cpu | cuda | auto
-  int concurrent = 0;            // cases at once; 0: 8 on CUDA, one per CPU thread on the CPU
-  int threads = 0;               // CPU threads in all (split between concurrent cases); 0: all
+  BackendKind backend = BackendKind::Auto;
+  int concurrent = 0;  // cases at once; 0: 8 on CUDA, one per CPU thread on the CPU
+  int threads = 0;     // CPU threads in all (split between concurrent cases); 0: all
 };
 
 // One case's row of the dataset (SCHEMA.md, dataset.h5).

@@ -24,8 +24,8 @@ void expect_same_voxels(const StlBody& body) {
     n[a] = std::int64_t(std::ceil(b[1][a] + 2)) - lo[a];
   }
   std::vector<std::uint8_t> cpu, gpu;
-  ASSERT_EQ(mesh_inside_cells(body, lo, n, cpu, VoxelDevice::Cpu), "cpu");
-  ASSERT_EQ(mesh_inside_cells(body, lo, n, gpu, VoxelDevice::Cuda), "cuda");
+  ASSERT_EQ(mesh_inside_cells(*body.mesh(), lo, n, cpu, VoxelDevice::Cpu), "cpu");
+  ASSERT_EQ(mesh_inside_cells(*body.mesh(), lo, n, gpu, VoxelDevice::Cuda), "cuda");
   ASSERT_EQ(cpu.size(), gpu.size());
   std::size_t solid = 0, differ = 0;
   for (std::size_t i = 0; i < cpu.size(); ++i) solid += cpu[i], differ += cpu[i] != gpu[i];
@@ -49,8 +49,8 @@ void expect_same_voxels(const StlBody& body) {
       }
   ASSERT_GT(seg.size(), 600u);
   std::vector<double> tc, tg;
-  ASSERT_EQ(mesh_link_fractions(body, seg, tc, VoxelDevice::Cpu), "cpu");
-  ASSERT_EQ(mesh_link_fractions(body, seg, tg, VoxelDevice::Cuda), "cuda");
+  ASSERT_EQ(mesh_link_fractions(*body.mesh(), seg, tc, VoxelDevice::Cpu), "cpu");
+  ASSERT_EQ(mesh_link_fractions(*body.mesh(), seg, tg, VoxelDevice::Cuda), "cuda");
   ASSERT_EQ(tc.size(), tg.size());
   std::size_t bits_differ = 0, missed = 0;
   for (std::size_t i = 0; i < tc.size(); ++i) {

@@ -98,7 +98,7 @@ TEST(CaseLoad, DesignSketchFillsEveryField) {
   EXPECT_EQ(c.stencil, Stencil::D2Q9);
   EXPECT_EQ(c.collision, Collision::TRT);
   EXPECT_EQ(c.precision, Precision::FP32);
-  EXPECT_EQ(c.kernel, "auto");
+  EXPECT_EQ(c.kernel, KernelVariant::Auto);
   EXPECT_EQ(c.les_model, "none");
   EXPECT_EQ(c.inlet, FaceBC::Velocity);
   EXPECT_EQ(c.outlet, FaceBC::Pressure);
@@ -139,7 +139,7 @@ TEST(CaseLoad, OptionalSectionsTakeDefaults) {
   EXPECT_EQ(c.stencil, Stencil::D2Q9);
   EXPECT_EQ(c.collision, Collision::TRT);
   EXPECT_EQ(c.precision, Precision::FP32);
-  EXPECT_EQ(c.kernel, "auto");
+  EXPECT_EQ(c.kernel, KernelVariant::Auto);
   EXPECT_EQ(c.trt_magic, 0.1875);
   EXPECT_EQ(c.tau_min, 0.505);
   EXPECT_EQ(c.les_model, "none");
@@ -214,7 +214,7 @@ checkpoint: {every: 5000}
   EXPECT_EQ(c.body_position_chords, (std::array<double, 3>{5, 2, 2.05}));
   EXPECT_EQ(c.collision, Collision::BGK);
   EXPECT_EQ(c.precision, Precision::FP64);
-  EXPECT_EQ(c.kernel, "tiled");
+  EXPECT_EQ(c.kernel, KernelVariant::Tiled);
   EXPECT_EQ(c.tau_min, 0.51);
   EXPECT_EQ(c.les_model, "none");
   EXPECT_EQ(c.les_constant, 0.1);

@@ -74,6 +74,10 @@ struct FakeRanks : RankContext {
     int status;
   };
   [[noreturn]] void abort(int status) override { throw Aborted{status}; }
+  BlockBackend make_backend(BackendKind, const std::array<int, 3>&, const BackendConfig&, const DomainData&,
+                            const PhysicsParams&) override {
+    return {};
+  }
   int r_;
 };
 

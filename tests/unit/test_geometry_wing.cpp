@@ -250,7 +250,7 @@ TEST(WingVoxels, RectangularWingSlicesAreThe2DSectionsCells) {
   const PolygonBody section(naca_outline("2412", 80), pl);
   const std::int64_t lo[3] = {0, 10, 0}, n[3] = {60, 20, 40};
   std::vector<std::uint8_t> in;
-  mesh_inside_cells(*wing, lo, n, in, VoxelDevice::Cpu);
+  mesh_inside_cells(*wing->mesh(), lo, n, in, VoxelDevice::Cpu);
   std::int64_t solid2d = 0;
   for (std::int64_t y = 0; y < n[1]; ++y)
     for (std::int64_t x = 0; x < n[0]; ++x) {
@@ -281,7 +281,7 @@ TEST(WingVoxels, SolidCellsMatchTheMeshVolumeAndStlBodyInside) {
     n[a] = std::int64_t(std::ceil(b[1][a] + 1)) - lo[a];
   }
   std::vector<std::uint8_t> in;
-  EXPECT_EQ(mesh_inside_cells(*body, lo, n, in, VoxelDevice::Cpu), "cpu");
+  EXPECT_EQ(mesh_inside_cells(*body->mesh(), lo, n, in, VoxelDevice::Cpu), "cpu");
   std::int64_t solid = 0, differ = 0;
   for (std::int64_t z = 0; z < n[2]; ++z)
     for (std::int64_t y = 0; y < n[1]; ++y)
@@ -301,7 +301,7 @@ TEST(WingVoxels, SolidCellsMatchTheMeshVolumeAndStlBodyInside) {
   std::vector<double> seg = {30, 10, 0.5, 30, 20, 0.5,  // up through the lower surface at the root quarter chord
                              0.5, 0.5, 0.5, 1.5, 0.5, 0.5};
   std::vector<double> t;
-  EXPECT_EQ(mesh_link_fractions(*body, seg, t, VoxelDevice::Cpu), "cpu");
+  EXPECT_EQ(mesh_link_fractions(*body->mesh(), seg, t, VoxelDevice::Cpu), "cpu");
   ASSERT_EQ(t.size(), 2u);
   // The NACA 2412's lower surface lies 4.2 % of the chord (2 cells) below the quarter-chord pivot: t ≈ 0.8.
   EXPECT_GT(t[0], 0.77);

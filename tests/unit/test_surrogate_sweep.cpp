@@ -177,7 +177,7 @@ TEST(SurrogateSweep, TinyCpuSweepWritesAValidDataset) {
   const auto cases = expand_sweep(s);
   const auto built = build_sweep_cases(s, cases);
   SweepOptions opt;
-  opt.backend = "cpu";
+  opt.backend = BackendKind::Cpu;
   std::string backend;
   const auto results = run_sweep(s, built, opt, &backend);
   for (const auto& r : results) ASSERT_TRUE(r.ok) << r.error;

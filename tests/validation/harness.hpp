@@ -15,6 +15,8 @@
 #include "kernels/backend.hpp"
 #include "src/case/units.hpp"
 #include "src/case/make_body.hpp"
+#include "src/solver/assemble_solver.hpp"
+#include "src/solver/backend_select.hpp"
 #include "src/solver/domain.hpp"
 #include "src/solver/force_history.hpp"
 #include "tests/cases_dir.hpp"
@@ -48,15 +50,13 @@ struct SolverSetup {
     c = load_case(file, sets);
     u = lattice_units(c);
     body = make_body(c);
-    d = build_domain(c, u, body.get());
+    SolverOptions so;
+    so.backend = parse_backend(which);
+    so.threads = threads;
+    Solver s = assemble_solver(c, u, body.get(), so);
+    d = std::move(s.domain);
+    backend = std::move(s.backend);
     p = physics_params(c, u);
-    BackendConfig cfg;
-    cfg.stencil = c.stencil;
-    cfg.precision = c.precision;
-    cfg.kernel = c.kernel;
-    cfg.threads = threads;
-    backend = which == "cuda" ? make_cuda_backend(cfg, d, p) : make_cpu_backend(cfg, d, p);
-    backend->initialize();
   }
 
   // Force coefficients with the reference values the solver uses (ρ = 1, mean inflow speed, reference length).

@@ -46,7 +46,7 @@ State taylor_green(const std::string& kernel, std::int64_t steps) {
   PhysicsParams p = physics_params(c, u);
   p.taylor_green_amplitude = 0.05;
   BackendConfig cfg;
-  cfg.kernel = kernel;
+  cfg.kernel = c.kernel;
   cfg.threads = 2;
   auto b = make_cpu_backend(cfg, d, p);
   b->initialize();

@@ -17,6 +17,7 @@
 #include "src/compare/run_folder.hpp"
 #include "src/io/checkpoint.hpp"
 #include "src/io/hdf5_reader.hpp"
+#include "src/solver/backend_select.hpp"
 #include "src/solver/simulation.hpp"
 #include "tests/validation/harness.hpp"
 
@@ -150,9 +151,9 @@ RunResult run_into(const std::filesystem::path& file, const std::filesystem::pat
   const Case c = load_case(file, sets);
   const LatticeUnits u = lattice_units(c);
   RunOptions opt;
-  opt.backend = test_backend();
+  opt.solver.backend = parse_backend(test_backend());
   opt.output_dir = dir;
-  opt.threads = 2;
+  opt.solver.threads = 2;
   opt.progress = false;
   Simulation sim(c, u, make_body(c), opt);
   if (!restart.empty()) sim.resume(read_checkpoint(restart));
