@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/physics/cell_update.hpp"
@@ -303,31 +304,41 @@ struct RunKernels {
   InPlace aa_even = nullptr, aa_odd = nullptr;
   Isa isa = Isa::base;
 
+  // fp64, the CPU's reference precision, runs the baseline rows only: each wider variant is another copy of every
+  // row function, and fp64 runs are for accuracy, not speed. Of the two AVX-512 variants each lattice compiles the
+  // one it runs.
+  static constexpr bool kWide = !std::is_same_v<T, double>;
+
   template <bool Force, int Les>
   void set() {
 #if AEROLBM_CPU_X86
-    if (isa == Isa::avx512 && L::Q == 19) {
-      // AVX-512 registers, 256-bit vectors: for D3Q19 on rows of ~100 cells this measured 10-20 % faster than
-      // 512-bit vectors (and as fast as AVX2 or faster); for D2Q9 and D3Q27 the 512-bit ones are faster by as much.
-      pull = &pull_run_avx512_256<L, T, R, Force, Les>;
-      blocks = &blocks_run_avx512_256<L, T, R, Force, Les>;
-      aa_even = &aa_run_avx512_256<L, T, R, Force, Les, false>;
-      aa_odd = &aa_run_avx512_256<L, T, R, Force, Les, true>;
-      return;
-    }
-    if (isa == Isa::avx512) {
-      pull = &pull_run_avx512<L, T, R, Force, Les>;
-      blocks = &blocks_run_avx512<L, T, R, Force, Les>;
-      aa_even = &aa_run_avx512<L, T, R, Force, Les, false>;
-      aa_odd = &aa_run_avx512<L, T, R, Force, Les, true>;
-      return;
-    }
-    if (isa == Isa::avx2) {
-      pull = &pull_run_avx2<L, T, R, Force, Les>;
-      blocks = &blocks_run_avx2<L, T, R, Force, Les>;
-      aa_even = &aa_run_avx2<L, T, R, Force, Les, false>;
-      aa_odd = &aa_run_avx2<L, T, R, Force, Les, true>;
-      return;
+    if constexpr (kWide) {
+      if constexpr (L::Q == 19) {
+        // AVX-512 registers, 256-bit vectors: for D3Q19 on rows of ~100 cells this measured 10-20 % faster than
+        // 512-bit vectors (and as fast as AVX2 or faster); for D2Q9 and D3Q27 the 512-bit ones are faster by as much.
+        if (isa == Isa::avx512) {
+          pull = &pull_run_avx512_256<L, T, R, Force, Les>;
+          blocks = &blocks_run_avx512_256<L, T, R, Force, Les>;
+          aa_even = &aa_run_avx512_256<L, T, R, Force, Les, false>;
+          aa_odd = &aa_run_avx512_256<L, T, R, Force, Les, true>;
+          return;
+        }
+      } else {
+        if (isa == Isa::avx512) {
+          pull = &pull_run_avx512<L, T, R, Force, Les>;
+          blocks = &blocks_run_avx512<L, T, R, Force, Les>;
+          aa_even = &aa_run_avx512<L, T, R, Force, Les, false>;
+          aa_odd = &aa_run_avx512<L, T, R, Force, Les, true>;
+          return;
+        }
+      }
+      if (isa == Isa::avx2) {
+        pull = &pull_run_avx2<L, T, R, Force, Les>;
+        blocks = &blocks_run_avx2<L, T, R, Force, Les>;
+        aa_even = &aa_run_avx2<L, T, R, Force, Les, false>;
+        aa_odd = &aa_run_avx2<L, T, R, Force, Les, true>;
+        return;
+      }
     }
 #endif
     pull = &pull_run_base<L, T, R, Force, Les>;
@@ -345,7 +356,7 @@ struct RunKernels {
       case kbc_les: return set<Force, kbc_les>();
     }
   }
-  explicit RunKernels(const CollisionConstants<R>& k) : isa(cpu_isa()) {
+  explicit RunKernels(const CollisionConstants<R>& k) : isa(kWide ? cpu_isa() : Isa::base) {
     const bool les_on = k.les_c > R(0);
     const Les les = k.entropic ? (les_on ? kbc_les : kbc) : (!les_on ? no_les : (k.trt ? les_trt : les_bgk));
     if (k.has_force) {
