@@ -5,6 +5,7 @@
 #include "src/case/case.hpp"
 #include "src/case/units.hpp"
 #include "src/solver/domain.hpp"
+#include "tests/cases_dir.hpp"
 #include "tests/unit/test_case_util.hpp"
 
 namespace aerolbm {
@@ -13,6 +14,22 @@ namespace {
 using case_test::Contains;
 using case_test::kSketch;
 using case_test::TempDir;
+
+// Every case file the repository ships (cases/ and cases/ci/) loads and passes the loader's rules: a schema or rule
+// change that breaks one fails here, not in a user's first run.
+TEST(CaseLoad, EveryShippedCaseLoads) {
+  namespace fs = std::filesystem;
+  int files = 0;
+  const fs::path root = testing::cases_dir();
+  for (const fs::path& dir : {root, root / "ci"}) {
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (e.path().extension() != ".yaml") continue;
+      ++files;
+      EXPECT_NO_THROW(load_case(e.path())) << e.path();
+    }
+  }
+  EXPECT_GE(files, 12) << "the shipped cases were not found under " << root;
+}
 
 void expect_same_case(const Case& a, const Case& b) {
   EXPECT_EQ(a.name, b.name);
