@@ -307,7 +307,13 @@ struct RunKernels {
   // fp64, the CPU's reference precision, runs the baseline rows only: each wider variant is another copy of every
   // row function, and fp64 runs are for accuracy, not speed. Of the two AVX-512 variants each lattice compiles the
   // one it runs.
+  // AEROLBM_CPU_BASE_ROWS_ONLY (the sanitizer build, scripts/sanitize.sh): the baseline rows alone, whose memory
+  // accesses the wider variants share line for line.
+#ifdef AEROLBM_CPU_BASE_ROWS_ONLY
+  static constexpr bool kWide = false;
+#else
   static constexpr bool kWide = !std::is_same_v<T, double>;
+#endif
 
   template <bool Force, int Les>
   void set() {
