@@ -83,8 +83,16 @@ inline constexpr int kMinBlocks = L::Q <= 9 ? 10 : (L::Q <= 19 ? 7 : 5);
 // (ptxas, CUDA 13.0), touched only by the list blocks (913 local-memory requests per step on the cylinder).
 // D3Q19: the one-pass kernel's 7 blocks; at the box's 8 (64 registers) the list path spilled 24-28 bytes and the
 // 3D wing ran at 73 % of its box against 81 % for the one-pass kernel (kernels/PERFORMANCE.md).
+// The entropic collision's D2Q9 kernel takes the one-pass budget (10 blocks, 48 registers): at 12 its list path
+// spilled 80-124 bytes (ptxas, CUDA 13.0).
 template <class L>
-inline constexpr int kMinBlocksRoles = L::Q <= 9 ? 12 : (L::Q <= 19 ? 7 : 5);
+inline constexpr int kMinBlocksRoles = kEntropicLattice<L> ? kMinBlocks<L> : (L::Q <= 9 ? 12 : (L::Q <= 19 ? 7 : 5));
+// The periodic box's pull kernel (no boundary path) is uncapped for BGK and TRT (32-64 registers). The entropic
+// collision's live values took it to 63 registers for D2Q9 and 102 for D3Q19: 45 % and 23 % achieved occupancy,
+// 62 % and 55 % of DRAM peak against BGK's 77 % and 75 % (Nsight Compute, H200, 2026-12-02). It gets the one-pass
+// kernels' budget.
+template <class L>
+inline constexpr int kMinBlocksBox = kEntropicLattice<L> ? kMinBlocks<L> : 1;
 // The in-place kernel's odd step keeps the indices of its loads and of its stores: a larger budget.
 template <class L>
 inline constexpr int kMinBlocksInPlace = L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4);
@@ -96,7 +104,7 @@ inline constexpr int kMinBlocksInPlace = L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4);
 // 10; the D2Q9 box measured 11 % faster); the backend picks it only when every non-solid cell is interior.
 // `Sponge` = false: no sponge layer (the box).
 template <class L, class T, class R, bool Boundaries = true, bool Sponge = true>
-__global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : 1)
+__global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : kMinBlocksBox<L>)
     stream_collide_pull(
     GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst, EdgeLayers skip) {
   int x, y, z;

@@ -165,15 +165,16 @@ AEROLBM_HD Moments<L, R> collide_entropic(R (&f)[L::Q], const CollisionConstants
     return cu;
   };
   const R uu = fma(m.u[0], m.u[0], fma(m.u[1], m.u[1], m.u[2] * m.u[2]));
-  // Shifted equilibrium w (ρ − 1) + w ρ (3 c·u + 4.5 (c·u)² − 1.5 u²).
-  const R eq0 = R(-1.5) * uu;
-  const auto feq_of = [&m, eq0](int i, R cu) {
-    const R w = R(L::w(i));
-    return w * fma(m.rho, fma(R(4.5) * cu, cu, fma(R(3), cu, eq0)), m.rho_s);
-  };
+  // Directions come in opposite pairs (i, i + 1 for odd i; kernels/lattice/lattice.hpp): c_{i+1} = −c_i, so the
+  // pair shares c·u (up to its sign, exactly), Δs and the even parts of f_eq and of the weights below; the odd parts
+  // change sign. Shifted equilibrium w (ρ − 1) + w ρ (3 c·u + 4.5 (c·u)² − 1.5 u²) = E ± O with
+  // E = w (ρ (4.5 (c·u)² − 1.5 u²) + ρ − 1) and O = 3 w ρ c·u.
+  const R eq0 = R(-1.5) * uu, rho3 = R(3) * m.rho;
+  const auto even_of = [&m, eq0](int i, R cu) { return R(L::w(i)) * fma(m.rho, fma(R(4.5) * cu, cu, eq0), m.rho_s); };
+  const auto odd_of = [rho3](int i, R cu) { return R(L::w(i)) * (rho3 * cu); };
   // With a body force f_neq also carries −F/2 of momentum (f_eq's velocity holds half the force): its first-order
-  // Hermite part Δj_i = −1.5 w_i c_i·F relaxes with ω as in BGK, so the momentum gains exactly F, and it is kept
-  // out of Δh and of γ.
+  // Hermite part Δj_i = −1.5 w_i c_i·F (odd: Δj_{i+1} = −Δj_i exactly) relaxes with ω as in BGK, so the momentum
+  // gains exactly F, and it is kept out of Δh and of γ.
   const auto dj = [&k](int i) {
     R cF = 0;
     AEROLBM_UNROLL
@@ -184,20 +185,28 @@ AEROLBM_HD Moments<L, R> collide_entropic(R (&f)[L::Q], const CollisionConstants
     return R(-1.5 * L::w(i)) * cF;
   };
   // The entropic scalar product's weights 1/f_eq,i to second order in u, less the factor 1/ρ, which cancels in γ:
-  // (1 − 3 c·u + 4.5 (c·u)² + 1.5 u²) / w_i, positive for every u. No division per population; the exact weights,
+  // (1 + 1.5 u² + 4.5 (c·u)² ∓ 3 c·u) / w_i, positive for every u. No division per population; the exact weights,
   // tried, kept the double shear layer of tests/unit/test_collision_entropic.cpp just as bounded.
   const R wt0 = fma(R(1.5), uu, R(1));
-  R sh = 0, hh = 0;
+  // The rest population: c = 0, so Δs_0 = 0 and Δh_0 = f_neq,0.
+  f[0] -= R(L::w(0)) * fma(m.rho, eq0, m.rho_s);
+  R sh = 0, hh = f[0] * (f[0] * (R(1.0 / L::w(0)) * wt0));
   AEROLBM_UNROLL
-  for (int i = 0; i < L::Q; ++i) {
-    const R cu = cu_of(i);
-    f[i] -= feq_of(i, cu);  // f becomes f_neq
+  for (int i = 1; i < L::Q; i += 2) {
+    const R cu = cu_of(i), e = even_of(i, cu), o = odd_of(i, cu);
+    f[i] -= e + o;  // f becomes f_neq
+    f[i + 1] -= e - o;
     const R ds = R(4.5 * L::w(i)) * cpc(i);
-    R dh = f[i] - ds;
-    if (k.has_force && i > 0) dh -= dj(i);
-    const R r = dh * (R(1.0 / L::w(i)) * fma(R(4.5) * cu, cu, fma(R(-3), cu, wt0)));
-    sh = fma(ds, r, sh);
-    hh = fma(dh, r, hh);
+    R dh = f[i] - ds, dh_opp = f[i + 1] - ds;
+    if (k.has_force) {
+      const R d = dj(i);
+      dh -= d;
+      dh_opp += d;
+    }
+    const R we = fma(R(4.5) * cu, cu, wt0), wo = R(3) * cu, iw = R(1.0 / L::w(i));
+    const R r = dh * (iw * (we - wo)), r_opp = dh_opp * (iw * (we + wo));
+    sh = fma(ds, r + r_opp, sh);
+    hh = fma(dh, r, fma(dh_opp, r_opp, hh));
   }
   // β = ω/2 and 1/β = 2τ (τ with the eddy viscosity under Smagorinsky).
   const R beta = R(0.5) * omega, inv_beta = R(2) * tau;
@@ -210,13 +219,26 @@ AEROLBM_HD Moments<L, R> collide_entropic(R (&f)[L::Q], const CollisionConstants
     AEROLBM_UNROLL
     for (int a = 0; a < L::D; ++a) uF += m.u[a] * k.force[a];
   }
+  f[0] = fma(keep, f[0], R(L::w(0)) * fma(m.rho, eq0, m.rho_s));
+  if (k.has_force) f[0] += sp * guo_source<L, R>(0, m.u, k.force, uF);
   AEROLBM_UNROLL
-  for (int i = 0; i < L::Q; ++i) {
-    R ds = R(4.5 * L::w(i)) * cpc(i);
-    if (k.has_force && i > 0) ds += dj(i);
-    R v = fma(keep, f[i], fma(-shear, ds, feq_of(i, cu_of(i))));
-    if (k.has_force) v += sp * guo_source<L, R>(i, m.u, k.force, uF);
+  for (int i = 1; i < L::Q; i += 2) {
+    const R cu = cu_of(i), e = even_of(i, cu), o = odd_of(i, cu);
+    const R ds = R(4.5 * L::w(i)) * cpc(i);
+    R ds_i = ds, ds_opp = ds;
+    if (k.has_force) {
+      const R d = dj(i);
+      ds_i += d;
+      ds_opp -= d;
+    }
+    R v = fma(keep, f[i], fma(-shear, ds_i, e + o));
+    R v_opp = fma(keep, f[i + 1], fma(-shear, ds_opp, e - o));
+    if (k.has_force) {
+      v += sp * guo_source<L, R>(i, m.u, k.force, uF);
+      v_opp += sp * guo_source<L, R>(i + 1, m.u, k.force, uF);
+    }
     f[i] = v;
+    f[i + 1] = v_opp;
   }
   return m;
 }
