@@ -77,10 +77,24 @@ AEROLBM_HD StreamSource stream_source(const GridView& g, const StepConstants<R>&
   return {g.index(s[0], s[1], s[2]), j};
 }
 
+// The cell at y with the periodic faces wrapped (its periodic image), as stream_source finds it; false where y
+// lies beyond a face that is not periodic.
+template <class L, class R>
+AEROLBM_HD bool periodic_image(const GridView& g, const StepConstants<R>& k, int (&y)[3]) {
+  for (int a = 0; a < 3; ++a) {
+    if (y[a] >= 0 && y[a] < g.n[a]) continue;
+    if (a >= L::D || static_cast<FaceBC>(y[a] < 0 ? k.faces[2 * a] : k.faces[2 * a + 1]) != FaceBC::Periodic)
+      return false;
+    y[a] += y[a] < 0 ? g.n[a] : -g.n[a];
+  }
+  return true;
+}
+
 // The wall table's masks of a near-wall cell n: bit i of `wall` when population i arrives through the body in a
 // step (its stream source, after the faces, is a solid cell), bit i of `behind` when the cell at x + c_i lies inside
-// the grid and is fluid, bit i of `force` when the neighbour at x − c_i lies inside the grid and is solid (the links
-// the momentum exchange counts: a link across a face carries no force). Computed once at set-up
+// the grid (or is a periodic image) and is fluid, bit i of `force` when the neighbour at x − c_i lies inside the
+// grid (or is a periodic image) and is solid (the links the momentum exchange counts: a link across a non-periodic
+// face carries no force; across a periodic one, as a body spanning a periodic span has, it does). Computed once at set-up
 // (kernels/physics/wall_masks.hpp), so a step or a force sample reads one row instead of the flags of every
 // neighbour one after the other.
 inline constexpr int kWallMaskWords = 3;
@@ -91,16 +105,14 @@ inline void wall_link_masks(const GridView& g, const StepConstants<R>& k, std::i
   static_assert(L::Q <= 32, "one bit per direction");
   wall = behind = force = 0;
   const int x[3] = {int(n % g.n[0]), int((n / g.n[0]) % g.n[1]), int(n / (std::int64_t(g.n[0]) * g.n[1]))};
-  auto inside = [&](const int (&y)[3]) { return y[0] >= 0 && y[0] < g.n[0] && y[1] >= 0 && y[1] < g.n[1] &&
-                                                y[2] >= 0 && y[2] < g.n[2]; };
   auto type = [&](const int (&y)[3]) { return g.flags[g.index(y[0], y[1], y[2])] & cell::type_mask; };
   for (int i = 1; i < L::Q; ++i) {
     const StreamSource s = stream_source<L, R>(g, k, x, n, i);
     if (s.m >= 0 && (g.flags[s.m] & cell::type_mask) == cell::solid) wall |= 1u << i;
-    const int ahead[3] = {x[0] + L::c(i, 0), x[1] + L::c(i, 1), x[2] + L::c(i, 2)};
-    if (inside(ahead) && type(ahead) == cell::fluid) behind |= 1u << i;
-    const int back[3] = {x[0] - L::c(i, 0), x[1] - L::c(i, 1), x[2] - L::c(i, 2)};
-    if (inside(back) && type(back) == cell::solid) force |= 1u << i;
+    int ahead[3] = {x[0] + L::c(i, 0), x[1] + L::c(i, 1), x[2] + L::c(i, 2)};
+    if (periodic_image<L, R>(g, k, ahead) && type(ahead) == cell::fluid) behind |= 1u << i;
+    int back[3] = {x[0] - L::c(i, 0), x[1] - L::c(i, 1), x[2] - L::c(i, 2)};
+    if (periodic_image<L, R>(g, k, back) && type(back) == cell::solid) force |= 1u << i;
   }
 }
 
@@ -148,7 +160,7 @@ AEROLBM_HD void pull_boundary(const GridView& g, const StepConstants<R>& k, cons
     f[i] = s.m >= 0 ? acc.get(s.j, s.m) : free_stream_population<L, R>(k, i);
   }
   if (!interpolated) return;
-  // A link with the fluid cell behind it (bit i of `behind`) has x + c_i inside the grid and not solid, so
+  // A link with the fluid cell behind it (bit i of `behind`) has x + c_i (or its periodic image) fluid, so
   // population opp(i) was pulled from there above and is not a wall link: f[opp(i)] is the value Bouzidi needs.
   AEROLBM_UNROLL
   for (int i = 1; i < L::Q; ++i)

@@ -60,6 +60,7 @@ struct StepConstants {
   // and the sponge layer need it for every population of their cells).
   R free_stream[27];
   R taylor_green;          // initial Taylor–Green peak speed (0: start from the inflow profile)
+  R initial_noise;         // largest initial velocity perturbation per axis (0: none)
 };
 
 // The inflow's share of its full speed in step `step` (the step that makes state step + 1), or for the initial
@@ -103,6 +104,7 @@ inline StepConstants<R> make_step_constants(const PhysicsParams& p, double scale
     k.free_stream[d] = R(3 * cu + 4.5 * cu * cu - 1.5 * uu);
   }
   k.taylor_green = R(p.taylor_green_amplitude);
+  k.initial_noise = R(p.initial_noise);
   return k;
 }
 

@@ -93,6 +93,10 @@ struct PhysicsParams {
   // > 0: start from a Taylor–Green vortex of this peak speed filling the domain (periodic boxes, benchmarks)
   // instead of the inflow profile.
   double taylor_green_amplitude = 0;
+  // > 0: every fluid cell's initial velocity gets a deterministic pseudo-random component of up to this speed
+  // (lattice units) per axis, the seed that a flow with a homogeneous direction (a span-periodic body) needs to
+  // leave its symmetric two-dimensional state (initialize_cell, cell_update.hpp).
+  double initial_noise = 0;
 };
 
 }  // namespace aerolbm

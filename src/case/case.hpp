@@ -37,6 +37,7 @@ struct Case {
   double angle_of_attack_deg = 0;
   bool allow_high_mach = false;       // physics.allow_high_mach: Mach > 0.3 only when set
   std::array<double, 3> body_force = {0, 0, 0};  // physics.body_force, lattice units (validation cases)
+  double initial_noise = 0;  // physics.initial_noise, a fraction of the inflow speed
 
   // geometry
   GeometryType geometry = GeometryType::Naca4;

@@ -70,6 +70,11 @@ void read_physics(const SectionReader& r, int dims, Case& c) {
   assign(r.number("angle_of_attack_deg", {-90, 90}, "Give the angle in degrees between -90 and 90."),
          c.angle_of_attack_deg);
 
+  assign(r.number("initial_noise", {0, 0.5},
+                  "The perturbation is a fraction of the inflow speed: 0.01-0.05 seeds the wake's instabilities; "
+                  "beyond 0.5 it is no longer a perturbation."),
+         c.initial_noise);
+
   const std::string example = dims == 2 ? "[1e-5, 0]" : "[1e-5, 0, 0]";
   if (auto f = r.numbers("body_force", {-1e-2, 1e-2, true, true},
                          "Body force is in lattice units (force per cell per step); |f| >= 0.01 drives the flow "

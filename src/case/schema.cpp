@@ -24,7 +24,8 @@ KeySpec build_schema() {
           section("case", {leaf("name", K::String), leaf("description", K::String)}),
           section("physics",
                   {leaf("reynolds", K::Number), leaf("mach", K::Number), leaf("angle_of_attack_deg", K::Number),
-                   leaf("allow_high_mach", K::Boolean), leaf("body_force", K::NumberList)}),
+                   leaf("allow_high_mach", K::Boolean), leaf("body_force", K::NumberList),
+                   leaf("initial_noise", K::Number)}),
           // One table for every geometry type; which keys a given type accepts is checked in case_sections.cpp.
           section("geometry",
                   {leaf("type", K::Choice, {"naca4", "selig", "cylinder", "wing", "stl", "none"}), leaf("code", K::String),

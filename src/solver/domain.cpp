@@ -109,6 +109,10 @@ DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body) 
     // links themselves, then their fractions (in one batch for meshes).
     const auto dirs = directions(c.stencil);
     const int Q = int(dirs.size());
+    // Links across a periodic face reach the body's periodic image (a body through the whole periodic span: a
+    // cylinder or an airfoil section in 3D), as the kernels' streaming does; the link's own end stays unwrapped.
+    const bool periodic[3] = {c.inlet == FaceBC::Periodic, c.lateral == FaceBC::Periodic,
+                              dims == 3 && c.span == FaceBC::Periodic && !half_model};
     std::vector<std::size_t> slot;  // index into d.q of each link
     std::vector<double> seg;        // a, b per link
     for (std::int64_t z = std::max<std::int64_t>(0, lo[2] - 1); z <= std::min(d.nz - 1, hi[2] + 1); ++z)
@@ -119,9 +123,13 @@ DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body) 
           std::int32_t row = -1;
           for (int i = 1; i < Q; ++i) {
             const std::int64_t s[3] = {x + dirs[i][0], y + dirs[i][1], z + dirs[i][2]};
+            std::int64_t w[3];
             bool in = true;
-            for (int a = 0; a < 3; ++a) in = in && s[a] >= 0 && s[a] < n[a];
-            if (!in || d.flags[idx(s[0], s[1], s[2])] != cell::solid) continue;
+            for (int a = 0; a < 3; ++a) {
+              w[a] = periodic[a] ? (s[a] + n[a]) % n[a] : s[a];
+              in = in && w[a] >= 0 && w[a] < n[a];
+            }
+            if (!in || d.flags[idx(w[0], w[1], w[2])] != cell::solid) continue;
             if (row < 0) {
               row = std::int32_t(d.wall_cells.size());
               d.wall_cells.push_back(n0);
@@ -171,6 +179,7 @@ PhysicsParams physics_params(const Case& c, const LatticeUnits& u) {
                     : c.trt_magic;
   p.smagorinsky = c.les_model == "smagorinsky" ? c.les_constant : 0.0;
   for (int a = 0; a < 3; ++a) p.body_force[a] = c.body_force[a];
+  p.initial_noise = c.initial_noise * u.u_lattice;
   p.u_inlet[0] = c.inlet == FaceBC::Velocity ? u.u_lattice : 0.0;
   p.u_inlet[1] = p.u_inlet[2] = 0.0;
   p.inlet_profile = c.inlet_profile;

@@ -117,7 +117,8 @@ INSTANTIATE_TEST_SUITE_P(Shipped, CaseBitwise,
                                            "naca2412_selig_aoa4.yaml", "cylinder_re100.yaml"));
 
 // The entropic collision (lattice.collision: kbc), alone and with Smagorinsky, on a 2D and a 3D case (D3Q19, and
-// D3Q27 through the stencil override): the same agreement.
+// D3Q27 through the stencil override, there with the initial perturbation of physics.initial_noise), and the
+// span-periodic cylinder of the Re 3900 case, small: the same agreement.
 class EntropicBitwise : public ::testing::TestWithParam<std::vector<std::string>> {};
 
 TEST_P(EntropicBitwise, CpuAndEveryGpuVariantAgreeBitForBit) {
@@ -132,7 +133,11 @@ INSTANTIATE_TEST_SUITE_P(
                                                "lattice.les.model=smagorinsky", "physics.reynolds=100000"},
                       std::vector<std::string>{"ci/wing_naca0012_ar4.yaml", "lattice.collision=kbc"},
                       std::vector<std::string>{"ci/wing_naca0012_ar4.yaml", "lattice.collision=kbc",
-                                               "lattice.stencil=D3Q27"}));
+                                               "lattice.stencil=D3Q27", "physics.initial_noise=0.02"},
+                      // A cylinder through a periodic span (its wall links across the seam), with its noise.
+                      std::vector<std::string>{"cylinder_re3900.yaml", "geometry.diameter_cells=8",
+                                               "domain.size_chords=[12, 8, 1]",
+                                               "domain.body_position_chords=[4, 4, 0.5]"}));
 
 }  // namespace
 }  // namespace aerolbm::testing
