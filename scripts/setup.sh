@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One-command set-up for a fresh Debian 12 machine (as root): install what is missing, configure, build, then
 #   run  — run the default case (cases/naca0012_re1000_aoa5.yaml) on the GPU if there is one, else on the CPU;
-#   test — run the test suite (CPU tests; GPU tests run where a GPU is present and skip otherwise).
+#   test — run the test suite (CPU tests; GPU tests run where a GPU is present and skip otherwise);
+#   check — test, then the two slower tiers: the suite again under ASan + UBSan (scripts/sanitize.sh) and each fuzz
+#           target for 30 s (scripts/fuzz.sh). docs/testing.md says what each tier runs and how long it takes.
 # Idempotent: a second call installs nothing and rebuilds only what changed.
 set -euo pipefail
 SECONDS=0  # bash counts from here: the stage times below (docs/testing.md quotes them)
@@ -21,9 +23,10 @@ packages=(build-essential cmake ninja-build pkg-config libyaml-cpp-dev libhdf5-d
 # is unpacked into the build folder, see paraview_prefix below), and fuzz (scripts/fuzz.sh): clang with the
 # libFuzzer/ASan runtimes, llvm-symbolizer for readable traces; the surrogate training test (tests/surrogate) trains
 # on the CPU with Debian's PyTorch and reads sweep files with yaml.
-if [ "$mode" = test ]; then
-  packages+=(python3-pytest xvfb xauth clang libclang-rt-14-dev llvm-14 python3-torch python3-yaml)
+if [ "$mode" = test ] || [ "$mode" = check ]; then
+  packages+=(python3-pytest xvfb xauth python3-torch python3-yaml)
 fi
+[ "$mode" = check ] && packages+=(clang libclang-rt-14-dev llvm-14)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 updated=no
@@ -96,7 +99,7 @@ paraview_prefix() {
     apt_get satisfy "$deps"
   fi
 }
-[ "$mode" != test ] || paraview_prefix
+{ [ "$mode" = test ] || [ "$mode" = check ]; } && paraview_prefix
 
 # CUDA code is compiled for the GPU this machine has. Without one (CI) nothing can run it, so it is compiled as a
 # check only, to Hopper's PTX (90-virtual): the whole front end and NVVM run, ptxas does not (ptxas took 70 % of
@@ -140,15 +143,15 @@ case "$mode" in
     exec "$build/aerolbm" run "$root/cases/naca0012_re1000_aoa5.yaml" --output "$root/runs/naca0012_re1000_aoa5" \
       --overwrite "${@:2}"
     ;;
-  test)
-    # Stages: the ASan+UBSan build and suite (scripts/sanitize.sh, in a second build folder), the suite (`long`
-    # holds the larger validation cases: run them with ctest --test-dir build -L long), each fuzz target for 30 s
-    # (scripts/fuzz.sh). Every stage runs even if an earlier one failed, and any failure fails the whole. The last
-    # lines say how each stage ended and how long it took.
-    # AEROLBM_QUICK_TEST=1 runs the suite only.
+  test|check)
+    # test: the suite (`long` holds the larger validation cases: run them with ctest --test-dir build -L long on a
+    # GPU host). check adds two stages: the ASan+UBSan build and suite (scripts/sanitize.sh, in a second build
+    # folder) before it, each fuzz target for 30 s (scripts/fuzz.sh) after it. Every stage runs even if an earlier
+    # one failed, and any failure fails the whole. The last lines say how each stage ended and how long it took.
     status=0 tests=ok sanitize=skipped fuzz=skipped t_sanitize=0 t_fuzz=0
-    quick=${AEROLBM_QUICK_TEST:-0}
-    if [ "$quick" != 1 ]; then
+    full=0
+    [ "$mode" = check ] && full=1
+    if [ $full = 1 ]; then
       sanitize=ok t_sanitize=$SECONDS
       AEROLBM_JOBS=$jobs bash "$root/scripts/sanitize.sh" || { status=1; sanitize=FAILED; }
       t_sanitize=$((SECONDS - t_sanitize))
@@ -156,7 +159,7 @@ case "$mode" in
     t_tests=$SECONDS
     ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE long || { status=1; tests=FAILED; }
     t_tests=$((SECONDS - t_tests))
-    if [ "$quick" != 1 ]; then
+    if [ $full = 1 ]; then
       fuzz=ok t_fuzz=$SECONDS
       AEROLBM_JOBS=$jobs bash "$root/scripts/fuzz.sh" "${AEROLBM_FUZZ_SECONDS:-30}" || { status=1; fuzz=FAILED; }
       t_fuzz=$((SECONDS - t_fuzz))
@@ -167,7 +170,7 @@ case "$mode" in
     exit $status
     ;;
   *)
-    echo "usage: $0 run|test" >&2
+    echo "usage: $0 run|test|check" >&2
     exit 2
     ;;
 esac
