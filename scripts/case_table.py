@@ -9,10 +9,9 @@ import sys
 
 def mode(kernel):
     """How the step reached the boundary cells (the CUDA backend's kernel description)."""
-    for words, label in (("own pass", "split"), ("open faces in the plane", "roles, open faces in plane"),
-                         ("interior blocks", "roles"), ("one pass", "one")):
+    for words, label in (("overlapping its tail", "split"), ("interior blocks", "roles"), ("one pass", "one")):
         if words in kernel:
-            return f" ({label})"
+            return f" ({label}, open faces in plane)" if "open faces in the plane" in kernel else f" ({label})"
     return ""
 
 

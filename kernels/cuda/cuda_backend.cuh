@@ -14,6 +14,7 @@
 #include <memory>
 #include <stdexcept>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/backend.hpp"
@@ -24,55 +25,14 @@
 #include "kernels/cuda/field_transfer.cuh"
 #include "kernels/cuda/halo_kernels.cuh"
 #include "kernels/cuda/lbm_kernels.cuh"
+#include "kernels/cuda/step_rules.cuh"
 #include "kernels/physics/wall_masks.hpp"
 #include "kernels/storage/aa_rows.hpp"
 
 namespace aerolbm {
 namespace {
 
-// How a step reaches the cells that are not plain interior (faces, walls, open boundaries):
-//   roles — one launch whose first blocks take a list of them and whose other blocks the interior (BlockRoles);
-//   one   — inside the one-pass kernel, beside the interior cells of their warps (the MPI step's kernel).
-// roles measured faster on the shipped cases, pull and aa, fp32 and fp16s, except pull on the smallest 2D case (2
-// to 5 points slower there) and, by at most 1.3 points, pull on the STL body and the default case in fp16s; and
-// faster than the former split pass (the list on a second stream beside an interior-only kernel) on the grids that
-// pass was for (kernels/PERFORMANCE.md). AEROLBM_BOUNDARY_PASS=one|roles overrides it (tests,
-// measurements).
-enum class BoundaryPass { one, roles };
-
-inline BoundaryPass boundary_pass() {
-  if (const char* v = std::getenv("AEROLBM_BOUNDARY_PASS"); v && *v) {
-    const std::string s = v;
-    if (s == "one") return BoundaryPass::one;
-    if (s == "roles") return BoundaryPass::roles;
-    throw std::invalid_argument("AEROLBM_BOUNDARY_PASS: '" + s + "'; use one or roles");
-  }
-  return BoundaryPass::roles;
-}
-
-// Pull with block roles: whether the inlet and outlet nodes stay in the plane blocks (stream_collide_pull_roles):
-// in 3D, where a listed column of them costs more sectors than the divergence of their warps (the wing 72.8 ->
-// 82.2 % of its box); not in 2D, where it is the other way round (the cylinder 89.2 % listed, 85.0 % in the plane).
-// The aa variant always lists them: tried in its plane blocks, those warps ran the snapshot path beside the
-// in-place one and every case lost (the wing 79.1 -> 60.0 %). AEROLBM_OPEN_FACES=list|plane overrides the rule
-// (measurements).
-inline bool open_faces_in_plane(int dims) {
-  if (const char* v = std::getenv("AEROLBM_OPEN_FACES"); v && *v) {
-    const std::string s = v;
-    if (s == "plane") return true;
-    if (s == "list") return false;
-    throw std::invalid_argument("AEROLBM_OPEN_FACES: '" + s + "'; use list or plane");
-  }
-  return dims == 3;
-}
-
-inline const char* boundary_pass_name(BoundaryPass p) {
-  switch (p) {
-    case BoundaryPass::one: return "one pass";
-    case BoundaryPass::roles: return "boundary and interior blocks";
-  }
-  return "";
-}
+using cuda::BoundaryPass;
 
 // A non-blocking stream at the device's highest priority, and two events without timing for its joins: for work
 // beside a step that fills every SM (the MPI edge layers and halo exchange, the force samples), whose blocks must
@@ -99,6 +59,7 @@ class CudaBackend final : public Backend {
     device_ordinal_ = dev;
     cudaDeviceProp prop{};
     AEROLBM_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    programmatic_launch_ = prop.major >= 9;
     device_ = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ", " +
               std::to_string(prop.multiProcessorCount) + " SMs)";
     const std::size_t need = d.cells() * ((aa_ ? 1 : 2) * L::Q * sizeof(T) + 1 + 4 + (aa_ ? 4 : 0));
@@ -163,8 +124,8 @@ class CudaBackend final : public Backend {
     // Cells updated from a list (faces, walls, open boundaries; never solids or ghosts): the tiled variant's (its
     // tile has no halo across faces), and those of the pull and aa variants unless they run in the one-pass kernel
     // (pass_, see launch_step).
-    if (variant_ != KernelVariant::Tiled && boundary_cells_) pass_ = boundary_pass();
-    open_in_plane_ = pass_ == BoundaryPass::roles && !aa_ && open_faces_in_plane(L::D);
+    if (variant_ != KernelVariant::Tiled && boundary_cells_) pass_ = cuda::boundary_pass(L::D, aa_, d.cells());
+    open_in_plane_ = pass_ != BoundaryPass::one && !aa_ && cuda::open_faces_in_plane(L::D);
     if (variant_ == KernelVariant::Tiled || pass_ != BoundaryPass::one) {
       GridView host = g_;
       host.flags = d.flags.data();
@@ -236,7 +197,7 @@ class CudaBackend final : public Backend {
   std::string kernel() const override {
     return kernel_name(variant_) + std::string(aa_ ? " (one lattice in place" : " (two lattices") +
            (sizeof(T) == 2 ? ", fp16s storage" : ", fp32") +
-           (boundary_cells_ && variant_ != KernelVariant::Tiled ? std::string(", ") + boundary_pass_name(pass_) : "") +
+           (boundary_cells_ && variant_ != KernelVariant::Tiled ? std::string(", ") + cuda::boundary_pass_name(pass_) : "") +
            (open_in_plane_ ? ", open faces in the plane blocks" : "") + ")";
   }
 
@@ -641,16 +602,13 @@ class CudaBackend final : public Backend {
       }
     } else if (pass_ == BoundaryPass::roles) {
       const cuda::BlockRoles r = cuda::block_roles(g_, boundary_.data(), nboundary_);
-      const unsigned blocks = cuda::role_blocks(g_, r);
-      const bool sponge = k_.sponge_faces != 0;
-      if (open_in_plane_) {
-        if (sponge) cuda::stream_collide_pull_roles<L, T, R, true, true><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
-        else cuda::stream_collide_pull_roles<L, T, R, false, true><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
-      } else {
-        if (sponge) cuda::stream_collide_pull_roles<L, T, R, true, false><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
-        else cuda::stream_collide_pull_roles<L, T, R, false, false><<<blocks, cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
-      }
+      with_plane_options([&](auto sponge, auto open) {
+        cuda::stream_collide_pull_roles<L, T, R, decltype(sponge)::value, decltype(open)::value>
+            <<<cuda::role_blocks(g_, r), cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
+      });
       AEROLBM_CUDA_LAUNCH_CHECK();
+    } else if (pass_ == BoundaryPass::split) {
+      launch_split_step(src, dst);
     } else {
       const dim3 grid = cuda::plane_grid(g_);
       if (boundary_cells_) {
@@ -660,6 +618,42 @@ class CudaBackend final : public Backend {
       }
       AEROLBM_CUDA_LAUNCH_CHECK();
     }
+  }
+
+  // Calls f(sponge, open) with the plane blocks' compile-time options as std::bool_constant values: the interior's
+  // sponge test only where the case has a sponge (fewer registers without), the open faces in the plane blocks.
+  template <class F>
+  void with_plane_options(F&& f) const {
+    const auto with_open = [&](auto sponge) {
+      if (open_in_plane_) f(sponge, std::true_type{});
+      else f(sponge, std::false_type{});
+    };
+    if (k_.sponge_faces != 0) with_open(std::true_type{});
+    else with_open(std::false_type{});
+  }
+
+  // A pull step in two launches (BoundaryPass::split): the plane kernel, then the list as its programmatic dependent.
+  void launch_split_step(const T* src, T* dst) {
+    cuda::BlockRoles r = cuda::block_roles(g_, boundary_.data(), nboundary_);
+    const unsigned list_blocks = r.list_blocks;
+    r.list_blocks = 0;
+    with_plane_options([&](auto sponge, auto open) {
+      cuda::stream_collide_pull_plane<L, T, R, decltype(sponge)::value, decltype(open)::value>
+          <<<cuda::role_blocks(g_, r), cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
+    });
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    if (nboundary_ == 0) return;
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(list_blocks);
+    cfg.blockDim = dim3(cuda::kStepBlock);
+    cfg.stream = stream_;
+    cudaLaunchAttribute attr{};
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = programmatic_launch_ ? 1 : 0;
+    AEROLBM_CUDA_CHECK(cudaLaunchKernelEx(&cfg, cuda::stream_collide_boundary<L, T, R>, g_, k_, src, dst,
+                                          static_cast<const BoundaryCell*>(boundary_.data()), nboundary_));
   }
 
   // Steps `first` .. n − 1 of `n` from the current state, launched without changing it (the caller advances it).
@@ -845,6 +839,7 @@ class CudaBackend final : public Backend {
   std::int64_t nboundary_ = 0;
   bool boundary_cells_ = false;  // any non-solid cell that is not plain interior
   BoundaryPass pass_ = BoundaryPass::one;  // pull and aa: how a step reaches the boundary cells (launch_step)
+  bool programmatic_launch_ = false;       // the device overlaps dependent launches (sm_90 and later)
   bool open_in_plane_ = false;             // pull roles: inlet and outlet nodes in the plane blocks
   cuda::DeviceBuffer<T> a_, b_;  // two lattices; in place: a_ only
   bool aa_ = false;               // in-place storage (kernels/storage/aa_lattice.hpp)

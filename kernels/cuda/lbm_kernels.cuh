@@ -19,6 +19,21 @@ AEROLBM_HD bool on_edge(const EdgeLayers& e, int x, int y, int z) {
   return x == e.lo[0] || x == e.hi[0] || y == e.lo[1] || y == e.hi[1] || z == e.lo[2] || z == e.hi[2];
 }
 
+// Programmatic dependent launch (sm_90): a kernel lets the next one in its stream start before it ends
+// (launch_trigger, here at the start of each block: the next kernel starts once every block of this one has
+// started), and the next one waits for it where it needs to (grid_wait). Elsewhere both are no-ops and the launches
+// follow each other as usual.
+__device__ __forceinline__ void launch_trigger() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+__device__ __forceinline__ void grid_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+#endif
+}
+
 // The step kernels' threads cover each z-plane (a 2D grid's only plane) row after row without gaps: block x of
 // plane z holds the cells p = 128·x + t of that plane, in index order. Blocks per row would leave the last block of
 // every row part empty where nx is not a multiple of 128 (a 400-cell row: 4 blocks for 3.125 blocks' worth, 22 %
@@ -87,6 +102,15 @@ inline constexpr int kMinBlocks = L::Q <= 9 ? 10 : (L::Q <= 19 ? 7 : 5);
 // spilled 80-124 bytes (ptxas, CUDA 13.0).
 template <class L>
 inline constexpr int kMinBlocksRoles = kEntropicLattice<L> ? kMinBlocks<L> : (L::Q <= 9 ? 12 : (L::Q <= 19 ? 7 : 5));
+// The split pull step's plane kernel (stream_collide_pull_plane): the interior path, and in 3D the open faces', without
+// the list path. D3Q19: the box's 8 blocks (64 registers); with the sponge the path spills there (949,296 spill
+// requests per step on the 3D wing, Nsight Compute, 2026-12-04) and the kernel still takes 623 us against the box
+// kernel's 564 us for the same cells, where the block-role kernel at 7 blocks took 699 us (2026-12-02). D2Q9 the
+// block-role kernel's 12; D3Q27 one more than the one-pass kernels' 5. The entropic collision keeps the one-pass
+// budget. (Tried: the open-face path as a call the compiler does not inline, so that it would keep its registers
+// to itself: the spills stayed, 866,400, and the kernel took 897 us.)
+template <class L>
+inline constexpr int kMinBlocksPlane = kEntropicLattice<L> ? kMinBlocks<L> : (L::Q <= 9 ? 12 : (L::Q <= 19 ? 8 : 6));
 // The periodic box's pull kernel (no boundary path) is uncapped for BGK and TRT (32-64 registers). The entropic
 // collision's live values took it to 63 registers for D2Q9 and 102 for D3Q19: 45 % and 23 % achieved occupancy,
 // 62 % and 55 % of DRAM peak against BGK's 77 % and 75 % (Nsight Compute, H200, 2026-12-02). It gets the one-pass
@@ -157,15 +181,19 @@ __device__ __forceinline__ void update_list_cell(const GridView& g, const StepCo
   update_list_boundary_cell<L, R>(g, k, acc, c, n);
 }
 
-// The tiled variant's list in a kernel of its own: its cells next to faces.
+// A list of boundary cells in a kernel of its own, after the kernel of the other cells: the tiled variant's (its
+// cells next to faces) and the split pull step's (stream_collide_pull_plane). Launched as a programmatic dependent
+// of that kernel, it waits for it to end before it ends itself; launched plainly, the wait returns at once.
 template <class L, class T, class R>
-__global__ void stream_collide_boundary(GridView g, StepConstants<R> k, const T* __restrict__ src,
-                                        T* __restrict__ dst, const BoundaryCell* __restrict__ cells,
-                                        std::int64_t count) {
+__global__ void __launch_bounds__(kStepBlock, kMinBlocksRoles<L>)
+    stream_collide_boundary(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst,
+                            const BoundaryCell* __restrict__ cells, std::int64_t count) {
   const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (r >= count) return;
-  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
-  update_list_cell<L, R>(g, k, acc, cells[r]);
+  if (r < count) {
+    TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+    update_list_cell<L, R>(g, k, acc, cells[r]);
+  }
+  grid_wait();
 }
 
 // Variant "pull" with block roles (BlockRoles): the list blocks update the boundary cells, the plane blocks the
@@ -174,16 +202,10 @@ __global__ void stream_collide_boundary(GridView g, StepConstants<R> k, const T*
 // warp of them holds 32 rows of one column, and every load and store of theirs takes its own 32-byte sector; on
 // the 3D wing, whose two x faces are 0.5 % of its cells, that was 10 % more sectors and 11 % more time than the
 // one-pass kernel (Nsight Compute, kernels/PERFORMANCE.md).
+// The plane blocks' cell of a pull step (stream_collide_pull_roles, stream_collide_pull_plane).
 template <class L, class T, class R, bool Sponge, bool OpenInPlane>
-__global__ void __launch_bounds__(kStepBlock, kMinBlocksRoles<L>)
-    stream_collide_pull_roles(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst,
-                              BlockRoles roles) {
-  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
-  if (blockIdx.x < roles.list_blocks) {
-    std::int64_t r;
-    if (role_list_entry(roles, r)) update_list_cell<L, R>(g, k, acc, roles.cells[r]);
-    return;
-  }
+__device__ __forceinline__ void pull_plane_cell(const GridView& g, const StepConstants<R>& k,
+                                                TwoLatticeAccess<T, R>& acc, const BlockRoles& roles) {
   int x, y, z;
   if (!role_plane_cell(g, roles, x, y, z)) return;
   const std::int64_t n = g.index(x, y, z);
@@ -199,6 +221,34 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksRoles<L>)
     return;
   }
   update_interior_cell<L, R, Sponge>(g, k, acc, x, y, z, n, (flag & cell::sponge) != 0);
+}
+
+template <class L, class T, class R, bool Sponge, bool OpenInPlane>
+__global__ void __launch_bounds__(kStepBlock, kMinBlocksRoles<L>)
+    stream_collide_pull_roles(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst,
+                              BlockRoles roles) {
+  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  if (blockIdx.x < roles.list_blocks) {
+    std::int64_t r;
+    if (role_list_entry(roles, r)) update_list_cell<L, R>(g, k, acc, roles.cells[r]);
+    return;
+  }
+  pull_plane_cell<L, T, R, Sponge, OpenInPlane>(g, k, acc, roles);
+}
+
+// Variant "pull" in two launches (BoundaryPass::split): the plane blocks alone, with the register budget of the
+// interior path (the block-role kernel is sized for its list path: D3Q19 72 registers and 7 blocks per
+// multiprocessor, where the interior path fits in 64 and 8), then the list (stream_collide_boundary), which starts
+// as the last plane blocks start (programmatic dependent launch), so its short chains of loads fill the plane
+// kernel's tail instead of following it. The two write disjoint cells; the list's blocks wait for the whole plane
+// kernel before they end, so whatever follows in the stream sees both. `roles.list_blocks` is 0 here.
+template <class L, class T, class R, bool Sponge, bool OpenInPlane>
+__global__ void __launch_bounds__(kStepBlock, kMinBlocksPlane<L>)
+    stream_collide_pull_plane(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst,
+                              BlockRoles roles) {
+  launch_trigger();
+  TwoLatticeAccess<T, R> acc{src, dst, g.cells};
+  pull_plane_cell<L, T, R, Sponge, OpenInPlane>(g, k, acc, roles);
 }
 
 // Variant "tiled": a block of TX×TY cells stages each population's tile plus a one-cell halo in shared memory,

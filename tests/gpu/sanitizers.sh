@@ -13,10 +13,11 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 failed=0
 # Specs: KERNEL[/PRECISION][+BOUNDARY_PASS]:TOOL (+one: the one-pass kernel; the default, roles: list blocks and
-# interior blocks in one launch; the force samples of the two-lattice variants run on a second stream beside the
+# interior blocks in one launch; +split: the interior kernel, then the list kernel overlapping its tail; the force samples of the two-lattice variants run on a second stream beside the
 # next step, so racecheck and synccheck see the two overlap). SAN_SPECS and SAN_WING pick a subset (device time is
 # scarce).
 for spec in ${SAN_SPECS:-pull:memcheck pull:initcheck pull:racecheck pull:synccheck pull+one:memcheck \
+            pull+split:memcheck pull+split:racecheck pull+split:synccheck \
             pull+one:initcheck aa:memcheck aa:initcheck aa:racecheck aa+one:memcheck aa+one:initcheck \
             tiled:memcheck tiled:initcheck tiled:racecheck aa/fp16s:memcheck pull/fp16s:memcheck \
             pull/fp16s+one:memcheck}; do
@@ -36,9 +37,9 @@ for spec in ${SAN_SPECS:-pull:memcheck pull:initcheck pull:racecheck pull:syncch
 done
 # 3D: the mesh voxeliser kernel, the D3Q19 kernels with the Smagorinsky model, per-cell wall forces (moments,
 # spanwise loads) and the surface output, on the CI wing.
-# (3D: pull roles keeps the inlet and outlet nodes in the plane blocks.)
-for tool in ${SAN_WING:-memcheck initcheck one:memcheck aa+roles:memcheck}; do
-  mode=roles kernel=pull
+# (3D: pull splits by default, the inlet and outlet nodes in its plane kernel.)
+for tool in ${SAN_WING:-memcheck initcheck one:memcheck roles:memcheck split:racecheck aa+roles:memcheck}; do
+  mode=split kernel=pull
   case $tool in aa+*) kernel=aa; tool=${tool#aa+} ;; esac
   case $tool in *:*) mode=${tool%%:*}; tool=${tool#*:} ;; esac
   log="$WORK/wing_${kernel}_${mode}_$tool.log"

@@ -69,19 +69,23 @@ void expect_every_variant_agrees(const char* name, const std::vector<std::string
     return sets;
   };
   const Result cpu = run_case(file, with({"lattice.kernel=pull", "lattice.precision=fp32"}), "cpu");
-  // The pull and aa variants both ways they reach the boundary cells (AEROLBM_BOUNDARY_PASS; the backend picks
-  // one otherwise): in the one-pass kernel, and in list blocks of the same launch as the interior blocks, for pull
-  // with the open faces listed or left in the plane blocks (AEROLBM_OPEN_FACES).
-  const std::vector<std::string> gpu_variants = {"pull/one", "pull/roles:list", "pull/roles:plane",
-                                                 "aa/one",   "aa/roles",        "tiled"};
+  // The pull and aa variants every way they reach the boundary cells (AEROLBM_BOUNDARY_PASS; the backend picks
+  // one otherwise): in the one-pass kernel, in list blocks of the same launch as the interior blocks, and (pull) in
+  // a list kernel after the interior's; for pull with the open faces listed or left in the plane blocks
+  // (AEROLBM_OPEN_FACES). KERNEL[/PASS[:FACES]]
+  const std::vector<std::string> gpu_variants = {"pull/one",        "pull/roles:list",  "pull/roles:plane",
+                                                 "pull/split:list", "pull/split:plane", "aa/one",
+                                                 "aa/roles",        "tiled"};
   auto use = [](const std::string& var) {  // sets the variables, returns the kernel
-    const std::string kernel = var.substr(0, var.find('/'));
-    std::string mode = var.size() > kernel.size() ? var.substr(kernel.size() + 1) : "";
-    const std::string faces = mode.find(':') != std::string::npos ? mode.substr(mode.find(':') + 1) : "";
-    mode = mode.substr(0, mode.find(':'));
-    setenv("AEROLBM_BOUNDARY_PASS", mode.c_str(), 1);
-    setenv("AEROLBM_OPEN_FACES", faces.c_str(), 1);
-    return kernel;
+    std::vector<std::string> part(3);
+    std::size_t i = 0;
+    for (const char ch : var) {
+      if ((ch == '/' && i == 0) || (ch == ':' && i > 0)) ++i;
+      else part[i] += ch;
+    }
+    setenv("AEROLBM_BOUNDARY_PASS", part[1].c_str(), 1);
+    setenv("AEROLBM_OPEN_FACES", part[2].c_str(), 1);
+    return part[0];
   };
   for (const std::string& var : gpu_variants) {
     const std::string kernel = use(var);
@@ -101,8 +105,8 @@ void expect_every_variant_agrees(const char* name, const std::vector<std::string
   unsetenv("AEROLBM_OPEN_FACES");
   std::string sets;
   for (const auto& e : extra) sets += " " + e;
-  std::printf("%s%s: %zu populations, %zu force samples: CPU = pull (one, roles both ways) = aa (one, roles) = "
-              "tiled (fp32), the same without the CPU and tiled (fp16s)\n",
+  std::printf("%s%s: %zu populations, %zu force samples: CPU = pull (one, roles and split, open faces both "
+              "ways) = aa (one, roles) = tiled (fp32), the same without the CPU and tiled (fp16s)\n",
               name, sets.c_str(), cpu.f.size(), cpu.samples.size());
 }
 
