@@ -3,6 +3,7 @@
 
 #include "kernels/backend.hpp"
 #include "kernels/backend_factory.hpp"
+#include "kernels/grid_fits_lattice.hpp"
 #include "kernels/lattice/lattice.hpp"
 
 namespace aerolbm {
@@ -13,7 +14,10 @@ std::unique_ptr<Backend> make_cpu_backend_for(const BackendConfig& cfg, const Do
 }  // namespace cpu
 
 std::unique_ptr<Backend> make_cpu_backend(const BackendConfig& cfg, const DomainData& d, const PhysicsParams& p) {
-  return with_lattice(cfg.stencil, [&](auto l) { return cpu::make_cpu_backend_for<decltype(l)>(cfg, d, p); });
+  return with_lattice(cfg.stencil, [&](auto l) {
+    require_grid_fits_lattice<decltype(l)>(cfg, d);
+    return cpu::make_cpu_backend_for<decltype(l)>(cfg, d, p);
+  });
 }
 
 int lattice_q(Stencil s) {
