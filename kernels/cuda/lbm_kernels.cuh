@@ -13,7 +13,9 @@ namespace aerolbm::cuda {
 // the in-place update), cells next to walls and faces and the open-boundary nodes take the boundary functions of
 // kernels/physics inline, with their populations in registers. A warp that holds both kinds runs the two fetch
 // paths one after the other, then collides once; warps wholly in the interior or wholly on a face do not diverge.
-// Only the tiled variant keeps a separate pass over a list of boundary cells (its tile has no halo across faces).
+// The tiled variant keeps a separate pass over a list of boundary cells (its tile has no halo across faces), and so
+// does the split pull step on large 3D grids (stream_collide_pull_plane); the block-role kernels take the list in
+// blocks of the same launch.
 
 AEROLBM_HD bool on_edge(const EdgeLayers& e, int x, int y, int z) {
   return x == e.lo[0] || x == e.hi[0] || y == e.lo[1] || y == e.hi[1] || z == e.lo[2] || z == e.hi[2];
