@@ -198,12 +198,6 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksRoles<L>)
   grid_wait();
 }
 
-// Variant "pull" with block roles (BlockRoles): the list blocks update the boundary cells, the plane blocks the
-// interior cells with the periodic box's path. One launch per step, no second stream.
-// `OpenInPlane`: the inlet and outlet nodes stay with the plane blocks, beside the rest of their rows. Listed, a
-// warp of them holds 32 rows of one column, and every load and store of theirs takes its own 32-byte sector; on
-// the 3D wing, whose two x faces are 0.5 % of its cells, that was 10 % more sectors and 11 % more time than the
-// one-pass kernel (Nsight Compute, kernels/PERFORMANCE.md).
 // The plane blocks' cell of a pull step (stream_collide_pull_roles, stream_collide_pull_plane).
 template <class L, class T, class R, bool Sponge, bool OpenInPlane>
 __device__ __forceinline__ void pull_plane_cell(const GridView& g, const StepConstants<R>& k,
@@ -225,6 +219,12 @@ __device__ __forceinline__ void pull_plane_cell(const GridView& g, const StepCon
   update_interior_cell<L, R, Sponge>(g, k, acc, x, y, z, n, (flag & cell::sponge) != 0);
 }
 
+// Variant "pull" with block roles (BlockRoles): the list blocks update the boundary cells, the plane blocks the
+// interior cells with the periodic box's path. One launch per step, no second stream.
+// `OpenInPlane`: the inlet and outlet nodes stay with the plane blocks, beside the rest of their rows. Listed, a
+// warp of them holds 32 rows of one column, and every load and store of theirs takes its own 32-byte sector; on
+// the 3D wing, whose two x faces are 0.5 % of its cells, that was 10 % more sectors and 11 % more time than the
+// one-pass kernel (Nsight Compute, kernels/PERFORMANCE.md).
 template <class L, class T, class R, bool Sponge, bool OpenInPlane>
 __global__ void __launch_bounds__(kStepBlock, kMinBlocksRoles<L>)
     stream_collide_pull_roles(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst,
