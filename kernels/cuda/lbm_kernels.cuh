@@ -105,9 +105,10 @@ inline constexpr int kMinBlocks = L::Q <= 9 ? 10 : (L::Q <= 19 ? 7 : 5);
 template <class L>
 inline constexpr int kMinBlocksRoles = kEntropicLattice<L> ? kMinBlocks<L> : (L::Q <= 9 ? 12 : (L::Q <= 19 ? 7 : 5));
 // The split pull step's plane kernel (stream_collide_pull_plane): the interior path, and in 3D the open faces', without
-// the list path. D3Q19: the box's 8 blocks (64 registers); with the sponge and open faces it spills there (949,296 spill
-// requests per step on the 3D wing, Nsight Compute, 2026-12-04) and the kernel still takes 623 us against the box
-// kernel's 564 us for the same cells, where the block-role kernel at 7 blocks took 699 us (2026-12-02). D2Q9 the
+// the list path. D3Q19: the box's 8 blocks (64 registers); the sponge spills 4 bytes there (949,296 spill requests per step on
+// the 3D wing, Nsight Compute, 2026-12-04) and the kernel takes 623 us against the box kernel's 564 us for the same
+// cells, where the block-role kernel at 7 blocks took 699 us (2026-12-02). Without the spill it was no faster: the
+// sponge's instructions, not its spill, make the difference (kernels/PERFORMANCE.md). D2Q9 the
 // block-role kernel's 12; D3Q27 one more than the one-pass kernels' 5. The entropic collision keeps the one-pass
 // budget. (Tried: the open-face path as a call the compiler does not inline, so that it would keep its registers
 // to itself: the spills stayed, 866,400, and the kernel took 897 us.)
