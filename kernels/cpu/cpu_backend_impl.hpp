@@ -51,6 +51,14 @@ class CpuBackend final : public Backend {
       g_.global_n[a] = int(d.global_n[a]);
     }
     aa_ = cfg.kernel == KernelVariant::AA;
+    wale_ = k_.coll.wale > R(0);
+    if (wale_ && aa_)
+      throw std::invalid_argument("lattice.les.model: wale runs with the pull kernel (lattice.kernel: pull or auto); "
+                                  "the aa kernel has no WALE path.");
+    if (wale_) {
+      velocity_.assign(std::size_t(3 * g_.cells), 0.0f);
+      g_.velocity = velocity_.data();
+    }
     plan_ = build_row_plan<L>(g_, aa_);
     stride_ = padded_stride(g_.cells, sizeof(T));
     if (!aa_) plan_ = add_face_segments<L, R>(plan_, g_, k_, stride_);
@@ -98,6 +106,11 @@ class CpuBackend final : public Backend {
       const std::int64_t stride = stride_;
       const RowPlan& plan = plan_;
       const RunKernels<L, T, R>& runs = ramp_.active() ? ramp_runs_ : runs_;
+      if (wale_) {
+        wale_step(k, acc);
+        std::swap(a_, b_);
+        continue;
+      }
       face_rows_.fill(plan, k, g.n[0]);
       const FaceRows<L, T>& face = face_rows_;
 #pragma omp parallel for schedule(static) num_threads(threads_)
@@ -124,6 +137,20 @@ class CpuBackend final : public Backend {
         }
       }
       std::swap(a_, b_);
+    }
+  }
+
+  // A WALE step: the velocity field of the state (store_cell_velocity), then every cell through the per-cell
+  // update with its WALE path (the vector rows have none).
+  void wale_step(const StepConstants<R>& k, const TwoLatticeAccess<T, R>& acc) {
+    const GridView g = g_;
+    float* u = velocity_.data();
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (std::int64_t n = 0; n < g.cells; ++n) store_cell_velocity<L, R>(g, k, acc, n, u);
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (std::int64_t r = 0; r < std::int64_t(g.n[1]) * g.n[2]; ++r) {
+      const int y = int(r % g.n[1]), z = int(r / g.n[1]);
+      for (int x = 0; x < g.n[0]; ++x) update_cell<L, R, true>(g, k, acc, x, y, z);
     }
   }
 
@@ -389,6 +416,8 @@ class CpuBackend final : public Backend {
   StepConstants<R> k_;  // after the inflow ramp (and for forces, fields, the watchdog)
   InflowRamp<R> ramp_;
   int threads_;
+  bool wale_ = false;              // WALE: the velocity field before each step (wale_step)
+  std::vector<float> velocity_;
   RunKernels<L, T, R> runs_;       // the vector loops for these collision constants
   RunKernels<L, T, R> ramp_runs_;  // and for those of the inflow ramp (a body force)
   RowPlan plan_;              // rows cut into vector runs, face runs (two lattices) and per-cell segments

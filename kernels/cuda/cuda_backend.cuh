@@ -54,6 +54,10 @@ class CudaBackend final : public Backend {
       : k_(make_step_constants<R>(p)), ramp_{p}, nrows_(std::int64_t(d.wall_cells.size())) {
     variant_ = cfg.kernel == KernelVariant::Auto ? KernelVariant::Pull : cfg.kernel;
     aa_ = variant_ == KernelVariant::AA;
+    wale_ = k_.coll.wale > R(0);
+    if (wale_ && variant_ != KernelVariant::Pull)
+      throw std::invalid_argument("lattice.les.model: wale runs with the pull kernel (lattice.kernel: pull or auto); "
+                                  "the aa and tiled kernels have no WALE path.");
     int dev = 0;
     AEROLBM_CUDA_CHECK(cudaGetDevice(&dev));
     device_ordinal_ = dev;
@@ -62,7 +66,8 @@ class CudaBackend final : public Backend {
     programmatic_launch_ = prop.major >= 9;
     device_ = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ", " +
               std::to_string(prop.multiProcessorCount) + " SMs)";
-    const std::size_t need = d.cells() * ((aa_ ? 1 : 2) * L::Q * sizeof(T) + 1 + 4 + (aa_ ? 4 : 0));
+    const std::size_t need =
+        d.cells() * ((aa_ ? 1 : 2) * L::Q * sizeof(T) + 1 + 4 + (aa_ ? 4 : 0) + (wale_ ? 3 * sizeof(float) : 0));
     std::size_t free_b = 0, total_b = 0;
     AEROLBM_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     if (need > free_b) {
@@ -83,6 +88,10 @@ class CudaBackend final : public Backend {
     for (int a = 0; a < 3; ++a) {
       g_.origin[a] = int(d.origin[a]);
       g_.global_n[a] = int(d.global_n[a]);
+    }
+    if (wale_) {
+      velocity_.resize(std::size_t(3 * d.cells()));
+      g_.velocity = velocity_.data();
     }
     // The device's copy of the flags: the sponge layer's cells marked (cell::sponge: sponge_sigma > 0, computed here
     // with the step constants the kernels use), and in place the interior cells that keep a snapshot row (below).
@@ -124,7 +133,7 @@ class CudaBackend final : public Backend {
     // Cells updated from a list (faces, walls, open boundaries; never solids or ghosts): the tiled variant's (its
     // tile has no halo across faces), and those of the pull and aa variants unless they run in the one-pass kernel
     // (pass_, see launch_step).
-    if (variant_ != KernelVariant::Tiled && boundary_cells_) pass_ = cuda::boundary_pass(L::D, aa_, d.cells());
+    if (variant_ != KernelVariant::Tiled && boundary_cells_ && !wale_) pass_ = cuda::boundary_pass(L::D, aa_, d.cells());
     open_in_plane_ = pass_ != BoundaryPass::one && !aa_ && cuda::open_faces_in_plane(L::D);
     if (variant_ == KernelVariant::Tiled || pass_ != BoundaryPass::one) {
       GridView host = g_;
@@ -198,7 +207,7 @@ class CudaBackend final : public Backend {
     return kernel_name(variant_) + std::string(aa_ ? " (one lattice in place" : " (two lattices") +
            (sizeof(T) == 2 ? ", fp16s storage" : ", fp32") +
            (boundary_cells_ && variant_ != KernelVariant::Tiled ? std::string(", ") + cuda::boundary_pass_name(pass_) : "") +
-           (open_in_plane_ ? ", open faces in the plane blocks" : "") + ")";
+           (open_in_plane_ ? ", open faces in the plane blocks" : "") + (wale_ ? ", WALE velocity field" : "") + ")";
   }
 
   void initialize() override {
@@ -472,6 +481,7 @@ class CudaBackend final : public Backend {
   }
 
   void step_overlapped(const EdgeLayers& e, const std::function<void()>& exchange) override {
+    if (wale_) throw std::invalid_argument("lattice.les.model: wale does not run over several MPI ranks yet.");
     if (aa_ || variant_ != KernelVariant::Pull || !halo_stream_) {
       Backend::step_overlapped(e, exchange);
       return;
@@ -590,6 +600,10 @@ class CudaBackend final : public Backend {
   }
 
   void launch_step(const T* src, T* dst) {
+    if (wale_) {
+      launch_wale_step(src, dst);
+      return;
+    }
     if (variant_ == KernelVariant::Tiled) {
       const dim3 block(cuda::kTileX, cuda::kTileY, 1);
       const dim3 grid(cuda::blocks_for(g_.n[0], cuda::kTileX), cuda::blocks_for(g_.n[1], cuda::kTileY), unsigned(g_.n[2]));
@@ -618,6 +632,16 @@ class CudaBackend final : public Backend {
       }
       AEROLBM_CUDA_LAUNCH_CHECK();
     }
+  }
+
+  // A WALE step: the velocity field of the state, then every cell in the one-pass kernel with its WALE path.
+  void launch_wale_step(const T* src, T* dst) {
+    cuda::velocity_field_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(
+        g_, k_, TwoLatticeAccess<T, R>{src, dst, g_.cells}, velocity_.data());
+    AEROLBM_CUDA_LAUNCH_CHECK();
+    cuda::stream_collide_pull<L, T, R, true, true, true>
+        <<<cuda::plane_grid(g_), cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, EdgeLayers{});
+    AEROLBM_CUDA_LAUNCH_CHECK();
   }
 
   // Calls f(sponge, open) with the plane blocks' compile-time options as std::bool_constant values: the interior's
@@ -843,6 +867,8 @@ class CudaBackend final : public Backend {
   bool open_in_plane_ = false;             // pull roles: inlet and outlet nodes in the plane blocks
   cuda::DeviceBuffer<T> a_, b_;  // two lattices; in place: a_ only
   bool aa_ = false;               // in-place storage (kernels/storage/aa_lattice.hpp)
+  bool wale_ = false;             // WALE: the velocity field before each step (launch_wale_step)
+  cuda::DeviceBuffer<float> velocity_;
   cuda::DeviceBuffer<std::int32_t> aa_row_;
   cuda::DeviceBuffer<std::int64_t> aa_row_cell_;
   cuda::DeviceBuffer<T> snap_[2];

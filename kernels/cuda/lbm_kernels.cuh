@@ -130,8 +130,9 @@ inline constexpr int kMinBlocksInPlace = (L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4)) 
 // EdgeLayers{} skips none. `Boundaries` = false: a grid without boundary cells (a periodic box), where the
 // interior path alone needs far fewer registers (D2Q9: 32 against 48, so 16 blocks per multiprocessor instead of
 // 10; the D2Q9 box measured 11 % faster); the backend picks it only when every non-solid cell is interior.
-// `Sponge` = false: no sponge layer (the box).
-template <class L, class T, class R, bool Boundaries = true, bool Sponge = true>
+// `Sponge` = false: no sponge layer (the box). `Wale`: the WALE model's relaxation times (WALE runs take this
+// kernel alone, after velocity_field_kernel).
+template <class L, class T, class R, bool Boundaries = true, bool Sponge = true, bool Wale = false>
 __global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : kMinBlocksBox<L>)
     stream_collide_pull(
     GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst, EdgeLayers skip) {
@@ -139,7 +140,7 @@ __global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : kMinB
   if (!plane_cell(g, x, y, z) || on_edge(skip, x, y, z)) return;
   TwoLatticeAccess<T, R> acc{src, dst, g.cells};
   if constexpr (Boundaries) {
-    update_cell<L, R>(g, k, acc, x, y, z);
+    update_cell<L, R, Wale>(g, k, acc, x, y, z);
   } else {
     const std::int64_t n = g.index(x, y, z);
     if (!is_interior<L>(g, g.flags[n], x, y, z)) return;  // solid cells
@@ -458,6 +459,14 @@ __global__ void macroscopic_kernel(GridView g, StepConstants<R> k, Acc acc, floa
   u[3 * n] = float(v[0]);
   u[3 * n + 1] = float(v[1]);
   u[3 * n + 2] = float(v[2]);
+}
+
+// WALE's velocity field of the state (store_cell_velocity), before each step of a WALE run.
+template <class L, class R, class Acc>
+__global__ void velocity_field_kernel(GridView g, StepConstants<R> k, Acc acc, float* __restrict__ u) {
+  const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n >= g.cells) return;
+  store_cell_velocity<L, R>(g, k, acc, n, u);
 }
 
 // Divergence watchdog: the lowest index of a cell that is not sane (atomicMin; `first` starts at `cells`).

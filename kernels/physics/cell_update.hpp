@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/physics/boundaries.hpp"
+#include "kernels/physics/les_wale.hpp"
 
 namespace aerolbm {
 
@@ -62,10 +63,15 @@ AEROLBM_HD void pull_interior(const GridView& g, const Acc& acc, int x0, int x1,
 // Collide (and the sponge layer, where the cell lies in it) and store: the second half of every update.
 // `Sponge` = false: a grid known to have no sponge (the periodic box's kernel leaves its test out). `in_layer` =
 // false: the caller knows the cell is outside the layer (cell::sponge not set on the CUDA backend's flags).
-template <class L, class R, bool Sponge = true, class Acc>
+// `Wale`: the cell's relaxation times from the WALE model (les_wale.hpp; k.coll.wale > 0, g.velocity set), a path
+// compiled only into the kernels and loops of WALE runs.
+template <class L, class R, bool Sponge = true, bool Wale = false, class Acc>
 AEROLBM_HD void collide_and_store(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2,
                                   std::int64_t n, R (&f)[L::Q], bool in_layer = true) {
-  collide<L, R>(f, k.coll);
+  if constexpr (Wale)
+    collide<L, R>(f, wale_constants<L, R>(g, k.coll, x0, x1, x2));
+  else
+    collide<L, R>(f, k.coll);
   if constexpr (Sponge)
     if (in_layer) sponge_cell<L, typename Acc::stored_type, R>(g, k, x0, x1, x2, f);
   AEROLBM_UNROLL
@@ -74,16 +80,16 @@ AEROLBM_HD void collide_and_store(const GridView& g, const StepConstants<R>& k, 
 
 // The update of an interior cell (is_interior), index n: plain pull, collide and store. `Sponge`, `in_layer`: as
 // for collide_and_store.
-template <class L, class R, bool Sponge = true, class Acc>
+template <class L, class R, bool Sponge = true, bool Wale = false, class Acc>
 AEROLBM_HD void update_interior_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2,
                                      std::int64_t n, bool in_layer = true) {
   R f[L::Q];
   pull_interior<L, R>(g, acc, x0, x1, x2, f);
-  collide_and_store<L, R, Sponge>(g, k, acc, x0, x1, x2, n, f, in_layer);
+  collide_and_store<L, R, Sponge, Wale>(g, k, acc, x0, x1, x2, n, f, in_layer);
 }
 
 // A cell that is not plain interior: an open-boundary node, or a fluid cell at a face or next to the body.
-template <class L, class R, class Acc>
+template <class L, class R, bool Wale = false, class Acc>
 AEROLBM_HD void update_boundary_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, const int (&x)[3],
                                      std::int64_t n, std::uint8_t flag, const BoundaryLinks& b) {
   const std::uint8_t type = flag & cell::type_mask;
@@ -93,10 +99,11 @@ AEROLBM_HD void update_boundary_cell(const GridView& g, const StepConstants<R>& 
   }
   R f[L::Q];
   pull_boundary<L, R>(g, k, acc, x, n, b, f);
-  collide_and_store<L, R>(g, k, acc, x[0], x[1], x[2], n, f);
+  collide_and_store<L, R, true, Wale>(g, k, acc, x[0], x[1], x[2], n, f);
 }
 
-template <class L, class R, class Acc>
+// `Wale`: as for collide_and_store.
+template <class L, class R, bool Wale = false, class Acc>
 AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2) {
   const int x[3] = {x0, x1, x2};
   const std::int64_t n = g.index(x0, x1, x2);
@@ -104,10 +111,10 @@ AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& a
   const std::uint8_t type = flag & cell::type_mask;
   if (type == cell::solid || (flag & cell::ghost)) return;
   if (is_interior<L>(g, flag, x0, x1, x2)) {
-    update_interior_cell<L, R>(g, k, acc, x0, x1, x2, n);
+    update_interior_cell<L, R, true, Wale>(g, k, acc, x0, x1, x2, n);
     return;
   }
-  update_boundary_cell<L, R>(g, k, acc, x, n, flag, boundary_links(g, n, flag));
+  update_boundary_cell<L, R, Wale>(g, k, acc, x, n, flag, boundary_links(g, n, flag));
 }
 
 // Momentum exchange on the body through link i of one near-wall fluid cell x (index n, wall-table row `row`), for
@@ -173,6 +180,18 @@ AEROLBM_HD void cell_macroscopic(const StepConstants<R>& k, const Acc& acc, std:
   u[0] = m.u[0];
   u[1] = m.u[1];
   u[2] = m.u[2];
+}
+
+// WALE's velocity field (les_wale.hpp): cell n's velocity from its stored populations (cell_macroscopic), 0 in
+// solid and ghost cells, written to u[a · cells + n] as float.
+template <class L, class R, class Acc>
+AEROLBM_HD void store_cell_velocity(const GridView& g, const StepConstants<R>& k, const Acc& acc, std::int64_t n,
+                                    float* u) {
+  R rho = 1, v[3] = {0, 0, 0};
+  if ((g.flags[n] & cell::type_mask) != cell::solid && !(g.flags[n] & cell::ghost))
+    cell_macroscopic<L, R>(k, acc, n, rho, v);
+  AEROLBM_UNROLL
+  for (int a = 0; a < 3; ++a) u[a * g.cells + n] = float(v[a]);
 }
 
 // Watchdog test for one cell: its density and velocity are finite and its speed is under the bound. Returns the

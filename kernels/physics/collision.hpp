@@ -24,6 +24,9 @@ struct CollisionConstants {
   // Smagorinsky: les_c = 18√2 C_s² (0: off), tau0 = molecular τ, magic = Λ (TRT) — used only when les_c > 0.
   R les_c;
   R tau0;
+  // WALE (kernels/physics/les_wale.hpp): its constant C_w, 0 when off. Read by the update functions compiled
+  // with their WALE path, which hand collide constants with the cell's relaxation times (with_eddy_viscosity).
+  R wale;
   R magic;
   bool trt;
   bool entropic;  // KBC (collide_entropic): the shear relaxes with ω+, the rest at a rate chosen per cell
@@ -50,8 +53,10 @@ inline double stable_trt_magic(double magic, double tau, double u_max) {
 
 template <class R>
 inline CollisionConstants<R> make_collision_constants(bool trt, double tau, double magic, const double (&force)[3],
-                                                      double smagorinsky = 0, bool entropic = false) {
+                                                      double smagorinsky = 0, bool entropic = false,
+                                                      double wale = 0) {
   CollisionConstants<R> k{};
+  k.wale = R(wale);
   k.les_c = R(18.0 * 1.4142135623730951 * smagorinsky * smagorinsky);
   k.tau0 = R(tau);
   k.magic = R(magic);

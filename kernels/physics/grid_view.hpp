@@ -22,6 +22,9 @@ struct GridView {
   // whole grid). Only positions that depend on the whole grid (inlet profile, Taylor–Green start) use them.
   int origin[3] = {0, 0, 0};
   int global_n[3] = {0, 0, 0};
+  // WALE: the velocity of every cell of the state before the step (3 × cells: x components, then y, then z;
+  // store_cell_velocity), which the step differentiates; nullptr without WALE.
+  const float* velocity = nullptr;
 
   AEROLBM_HD int global_size(int a) const { return global_n[a] > 0 ? global_n[a] : n[a]; }
 
@@ -81,7 +84,7 @@ inline StepConstants<R> make_step_constants(const PhysicsParams& p, double scale
   const double force[3] = {p.body_force[0] + gain * p.u_inlet[0], p.body_force[1] + gain * p.u_inlet[1],
                            p.body_force[2] + gain * p.u_inlet[2]};
   k.coll = make_collision_constants<R>(p.collision == Collision::TRT, p.tau, p.trt_magic, force, p.smagorinsky,
-                                       p.collision == Collision::KBC);
+                                       p.collision == Collision::KBC, p.wale);
   for (int a = 0; a < 3; ++a) k.u_inlet[a] = R(scale * p.u_inlet[a]);
   k.parabolic_inlet = p.inlet_profile == InletProfile::Parabolic;
   k.interpolated_walls = p.wall == WallModel::Interpolated;

@@ -72,6 +72,7 @@ struct PhysicsParams {
   double tau = 0.6;                // relaxation time of the symmetric (viscous) moments
   double trt_magic = 3.0 / 16.0;   // Λ = (τ+ − ½)(τ− − ½)
   double smagorinsky = 0;          // Smagorinsky constant C_s (0: no LES model)
+  double wale = 0;                 // WALE constant C_w (0: not WALE; kernels/physics/les_wale.hpp)
   double body_force[3] = {0, 0, 0};
   double u_inlet[3] = {0, 0, 0};   // mean inflow velocity (lattice units)
   InletProfile inlet_profile = InletProfile::Uniform;

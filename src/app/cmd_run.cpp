@@ -60,6 +60,10 @@ int run(const RunArgs& a) {
     throw CaseError(c.source_file.string() + ": lattice.kernel: '" + kernel_name(c.kernel) +
                     "' is not available in a run over several MPI ranks (the halo exchange works on the "
                     "two-lattice layout). Use lattice.kernel: pull or auto (--set lattice.kernel=pull).");
+  if (g_ranks && c.les_model == "wale")
+    throw CaseError(c.source_file.string() + ": lattice.les.model: 'wale' is not available in a run over several "
+                    "MPI ranks yet (its velocity field has no halo exchange). Run on one rank, or use "
+                    "lattice.les.model: smagorinsky.");
   LatticeUnits u = lattice_units(c);
   limit_steps(u, a.steps);
   if (g_ranks) {

@@ -23,6 +23,9 @@ struct SectionSource {
   bool empty() const { return naca_code.empty() && file.empty(); }
 };
 
+// lattice.les.constant left out with lattice.les.model: wale: C_w of Nicoud & Ducros (1999).
+inline constexpr double kWaleConstant = 0.5;
+
 // checkpoint.every left out: a checkpoint every tenth of the run (see checkpoint_interval()).
 inline constexpr std::int64_t kCheckpointAuto = -1;
 
@@ -72,7 +75,7 @@ struct Case {
   KernelVariant kernel = KernelVariant::Auto;  // lattice.kernel (kKernelNames)
   double trt_magic = 3.0 / 16.0;       // lattice.trt_magic
   std::string les_model = "none";      // lattice.les.model
-  double les_constant = 0.17;          // lattice.les.constant: Smagorinsky constant C_s
+  double les_constant = 0.17;          // lattice.les.constant: Smagorinsky constant C_s, or WALE's C_w
   double tau_min = 0.505;              // lattice.tau_min: τ at or below this is refused as unstable
 
   // boundaries

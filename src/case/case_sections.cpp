@@ -147,8 +147,10 @@ void read_lattice(const SectionReader& r, Case& c) {
          c.tau_min);
   const SectionReader les = r.sub("les");
   assign(les.choice("model"), c.les_model);
+  if (c.les_model == "wale") c.les_constant = kWaleConstant;  // unless the file sets one
   assign(les.number("constant", {0, 0.5, true, false},
-                    "The Smagorinsky constant is usually 0.1-0.2; larger values damp the flow heavily."),
+                    "The Smagorinsky constant is usually 0.1-0.2, WALE's 0.3-0.5; larger values damp the flow "
+                    "heavily."),
          c.les_constant);
 }
 

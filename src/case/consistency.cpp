@@ -2,6 +2,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "kernels/backend_choice.hpp"
 #include "src/case/loader_steps.hpp"
 #include "src/case/units.hpp"
 #include "src/case/make_body.hpp"
@@ -178,12 +179,21 @@ void check_stability(const SectionReader& physics, const Case& c, const LatticeU
                   hint);
 }
 
+// WALE's velocity field is computed beside the two-lattice pull step only (kernels/physics/les_wale.hpp).
+void check_wale_kernel(const SectionReader& lattice, const Case& c) {
+  if (c.les_model != "wale" || c.kernel == KernelVariant::Auto || c.kernel == KernelVariant::Pull) return;
+  lattice.problem("kernel", "pull or auto with lattice.les.model: wale", kernel_name(c.kernel),
+                  "The aa and tiled kernels have no WALE path; set lattice.kernel: pull (or auto), or use "
+                  "lattice.les.model: smagorinsky.");
+}
+
 }  // namespace
 
 void check_consistency(const SectionReader& root, const Case& c) {
   check_periodic_pair(root.sub("boundaries"), c);
   check_average_window(root.sub("time"), c);
   check_averages_formats(root.sub("output"), c);
+  check_wale_kernel(root.sub("lattice"), c);
   check_half_model(root.sub("boundaries"), c);
   const SectionReader domain = root.sub("domain");
   check_body_inside(root, c);

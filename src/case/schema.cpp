@@ -42,7 +42,7 @@ KeySpec build_schema() {
                    leaf("precision", K::Choice, enum_names(kPrecisionNames)),
                    leaf("kernel", K::Choice, enum_names(kKernelNames)), leaf("trt_magic", K::Number),
                    leaf("tau_min", K::Number),
-                   section("les", {leaf("model", K::Choice, {"none", "smagorinsky"}), leaf("constant", K::Number)})}),
+                   section("les", {leaf("model", K::Choice, {"none", "smagorinsky", "wale"}), leaf("constant", K::Number)})}),
           section("boundaries", {leaf("inlet", K::Choice, {"velocity", "periodic"}),
                                  leaf("outlet", K::Choice, {"characteristic", "pressure", "periodic"}),
                                  leaf("outlet_relaxation", K::Number),

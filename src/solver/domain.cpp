@@ -178,6 +178,7 @@ PhysicsParams physics_params(const Case& c, const LatticeUnits& u) {
                     ? stable_trt_magic(c.trt_magic, u.tau, u.u_max_lattice)
                     : c.trt_magic;
   p.smagorinsky = c.les_model == "smagorinsky" ? c.les_constant : 0.0;
+  p.wale = c.les_model == "wale" ? c.les_constant : 0.0;
   for (int a = 0; a < 3; ++a) p.body_force[a] = c.body_force[a];
   p.initial_noise = c.initial_noise * u.u_lattice;
   p.u_inlet[0] = c.inlet == FaceBC::Velocity ? u.u_lattice : 0.0;

@@ -90,6 +90,28 @@ TEST(CaseRules, EntropicCollisionAdmitsHighReynoldsNumbers) {
   EXPECT_EQ(c.les_model, "none");
 }
 
+// WALE: its own default constant (Nicoud & Ducros' C_w) unless the file sets one; admitted at high Reynolds numbers as
+// Smagorinsky is; refused with the aa and tiled kernels, which have no WALE path, naming the key and the way out.
+TEST(CaseRules, WaleTakesItsConstantAndThePullKernel) {
+  TempDir dir;
+  std::string wale = sketch_with(3, "physics: {reynolds: 1e5, mach: 0.1, angle_of_attack_deg: 5}");
+  const std::string off = "les: {model: none}";
+  ASSERT_NE(wale.find(off), std::string::npos);
+  wale.replace(wale.find(off), off.size(), "les: {model: wale}");
+  const Case c = load_case(dir.write("a.yaml", wale));
+  EXPECT_EQ(c.les_model, "wale");
+  EXPECT_DOUBLE_EQ(c.les_constant, kWaleConstant);
+  std::string set = wale;
+  set.replace(set.find("les: {model: wale}"), 18, "les: {model: wale, constant: 0.3}");
+  EXPECT_DOUBLE_EQ(load_case(dir.write("b.yaml", set)).les_constant, 0.3);
+  std::string aa = wale;
+  ASSERT_NE(aa.find("kernel: auto"), std::string::npos);
+  aa.replace(aa.find("kernel: auto"), 12, "kernel: aa");
+  const std::string msg = load_error(dir.write("c.yaml", aa));
+  EXPECT_TRUE(Contains(msg, "lattice.kernel: expected pull or auto with lattice.les.model: wale, got aa."))
+      << msg;
+}
+
 TEST(CaseRules, NonFiniteNumbersAreRefused) {
   EXPECT_TRUE(Contains(sketch_error(3, "physics: {reynolds: .inf, mach: 0.1}"),
                        ":3: physics.reynolds: expected a finite number in (0, 1e7], got .inf."));
