@@ -55,10 +55,7 @@ class CpuBackend final : public Backend {
     if (wale_ && aa_)
       throw std::invalid_argument("lattice.les.model: wale runs with the pull kernel (lattice.kernel: pull or auto); "
                                   "the aa kernel has no WALE path.");
-    if (wale_) {
-      velocity_.assign(std::size_t(3 * g_.cells), 0.0f);
-      g_.velocity = velocity_.data();
-    }
+    if (wale_) velocity_.assign(std::size_t(6 * g_.cells), 0.0f);  // one field per lattice (wale_step)
     plan_ = build_row_plan<L>(g_, aa_);
     stride_ = padded_stride(g_.cells, sizeof(T));
     if (!aa_) plan_ = add_face_segments<L, R>(plan_, g_, k_, stride_);
@@ -140,13 +137,23 @@ class CpuBackend final : public Backend {
     }
   }
 
-  // A WALE step: the velocity field of the state (store_cell_velocity), then every cell through the per-cell
-  // update with its WALE path (the vector rows have none).
+  // A WALE step: every cell through the per-cell update with its WALE path (the vector rows have none), which
+  // differentiates the velocity field of the source lattice and writes the destination's from what it stores (the
+  // numbers the velocity pass, store_cell_velocity, would compute from them). After the state was set, both fields
+  // come from it by that pass (solid and ghost cells 0, which no step writes).
   void wale_step(const StepConstants<R>& k, const TwoLatticeAccess<T, R>& acc) {
-    const GridView g = g_;
-    float* u = velocity_.data();
+    GridView g = g_;
+    float* field[2] = {velocity_.data(), velocity_.data() + 3 * g.cells};
+    if (!wale_fresh_) {
+      for (float* u : field) {
 #pragma omp parallel for schedule(static) num_threads(threads_)
-    for (std::int64_t n = 0; n < g.cells; ++n) store_cell_velocity<L, R>(g, k, acc, n, u);
+        for (std::int64_t n = 0; n < g.cells; ++n) store_cell_velocity<L, R>(g, acc, n, u);
+      }
+      wale_fresh_ = true;
+    }
+    const int from = acc.src == store_.data() ? 0 : 1;
+    g.velocity = field[from];
+    g.velocity_next = field[from ^ 1];
 #pragma omp parallel for schedule(static) num_threads(threads_)
     for (std::int64_t r = 0; r < std::int64_t(g.n[1]) * g.n[2]; ++r) {
       const int y = int(r % g.n[1]), z = int(r / g.n[1]);
@@ -307,6 +314,7 @@ class CpuBackend final : public Backend {
   // Two lattices: the next step's lattice starts as a copy of the current one (the cells no step writes, solid
   // and ghost, then hold the same values in both).
   void copy_to_next() {
+    wale_fresh_ = false;  // the velocity fields no longer match the state (wale_step)
     if (!aa_) std::copy(a_, a_ + std::size_t(L::Q) * std::size_t(stride_), b_);
   }
 
@@ -416,7 +424,8 @@ class CpuBackend final : public Backend {
   StepConstants<R> k_;  // after the inflow ramp (and for forces, fields, the watchdog)
   InflowRamp<R> ramp_;
   int threads_;
-  bool wale_ = false;              // WALE: the velocity field before each step (wale_step)
+  bool wale_ = false;              // WALE: velocity fields beside the lattices (wale_step)
+  bool wale_fresh_ = false;        // they match the state
   std::vector<float> velocity_;
   RunKernels<L, T, R> runs_;       // the vector loops for these collision constants
   RunKernels<L, T, R> ramp_runs_;  // and for those of the inflow ramp (a body force)

@@ -67,7 +67,7 @@ class CudaBackend final : public Backend {
     device_ = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ", " +
               std::to_string(prop.multiProcessorCount) + " SMs)";
     const std::size_t need =
-        d.cells() * ((aa_ ? 1 : 2) * L::Q * sizeof(T) + 1 + 4 + (aa_ ? 4 : 0) + (wale_ ? 3 * sizeof(float) : 0));
+        d.cells() * ((aa_ ? 1 : 2) * L::Q * sizeof(T) + 1 + 4 + (aa_ ? 4 : 0) + (wale_ ? 6 * sizeof(float) : 0));
     std::size_t free_b = 0, total_b = 0;
     AEROLBM_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     if (need > free_b) {
@@ -89,10 +89,7 @@ class CudaBackend final : public Backend {
       g_.origin[a] = int(d.origin[a]);
       g_.global_n[a] = int(d.global_n[a]);
     }
-    if (wale_) {
-      velocity_.resize(std::size_t(3 * d.cells()));
-      g_.velocity = velocity_.data();
-    }
+    if (wale_) velocity_.resize(std::size_t(6 * d.cells()));  // one velocity field per lattice (launch_wale_step)
     // The device's copy of the flags: the sponge layer's cells marked (cell::sponge: sponge_sigma > 0, computed here
     // with the step constants the kernels use), and in place the interior cells that keep a snapshot row (below).
     std::vector<std::uint8_t> device_flags = d.flags;
@@ -171,6 +168,7 @@ class CudaBackend final : public Backend {
     g_.wall_mask = wall_mask_.data();
     a_.resize(std::size_t(L::Q) * g_.cells);
     if (!aa_) b_.resize(std::size_t(L::Q) * g_.cells);
+    lattice0_ = a_.data();
     force_blocks_ = int(std::max<std::int64_t>(1, (nrows_ + cuda::kForceRowsPerBlock - 1) / cuda::kForceRowsPerBlock));
     force_partial_.resize(3 * std::size_t(force_blocks_));
     force_cells_.resize(std::max<std::int64_t>(1, 3 * nrows_));
@@ -558,6 +556,7 @@ class CudaBackend final : public Backend {
   // After the state was set: the two-lattice scheme's other lattice holds it too (solid cells are never written).
   // In place: the snapshot rows of the interior cells the boundary cells read, from the state just set.
   void sync_second_lattice() {
+    wale_fresh_ = false;  // the velocity fields no longer match the state (launch_wale_step)
     if (!aa_) {
       AEROLBM_CUDA_CHECK(cudaMemcpyAsync(b_.data(), a_.data(), a_.size() * sizeof(T), cudaMemcpyDeviceToDevice,
                                          stream_));
@@ -634,13 +633,32 @@ class CudaBackend final : public Backend {
     }
   }
 
-  // A WALE step: the velocity field of the state, then every cell in the one-pass kernel with its WALE path.
+  // WALE's velocity field of the state in lattice `lattice` (3 × cells floats): one per lattice, so a step reads
+  // the field of its source and writes that of its destination.
+  float* velocity_of(const T* lattice) { return velocity_.data() + (lattice == lattice0_ ? 0 : 3 * g_.cells); }
+
+  // After the state was set (wale_fresh_ false): both fields from the state by the velocity pass (store_cell_velocity;
+  // solid and ghost cells 0, which no step writes). Launched before any step is issued or captured.
+  void refresh_wale_velocity() {
+    if (!wale_ || wale_fresh_) return;
+    flush_sample();
+    for (float* u : {velocity_.data(), velocity_.data() + 3 * g_.cells}) {
+      cuda::velocity_field_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(
+          g_, TwoLatticeAccess<T, R>{a_.data(), b_.data(), g_.cells}, u);
+      AEROLBM_CUDA_LAUNCH_CHECK();
+    }
+    wale_fresh_ = true;
+  }
+
+  // A WALE step: every cell in the one-pass kernel with its WALE path, which differentiates the source's velocity
+  // field and writes the destination's from the populations it stores (bit for bit what the velocity pass would
+  // compute from them, so the fields always match the state).
   void launch_wale_step(const T* src, T* dst) {
-    cuda::velocity_field_kernel<L, R><<<cuda::blocks_for(g_.cells, 256), 256, 0, stream_>>>(
-        g_, k_, TwoLatticeAccess<T, R>{src, dst, g_.cells}, velocity_.data());
-    AEROLBM_CUDA_LAUNCH_CHECK();
+    GridView g = g_;
+    g.velocity = velocity_of(src);
+    g.velocity_next = velocity_of(dst);
     cuda::stream_collide_pull<L, T, R, true, true, true>
-        <<<cuda::plane_grid(g_), cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, EdgeLayers{});
+        <<<cuda::plane_grid(g), cuda::kStepBlock, 0, stream_>>>(g, k_, src, dst, EdgeLayers{});
     AEROLBM_CUDA_LAUNCH_CHECK();
   }
 
@@ -711,6 +729,7 @@ class CudaBackend final : public Backend {
   static constexpr int kSampleCapacity = 256;
 
   void enqueue(std::int64_t steps) {
+    refresh_wale_velocity();
     // During the inflow ramp every step has its own constants: launched one by one (the kernels take k_ by value
     // at launch), never captured; a sample queued before them goes out first.
     if (steps <= 0 || ramp_.active()) flush_sample();
@@ -867,8 +886,10 @@ class CudaBackend final : public Backend {
   bool open_in_plane_ = false;             // pull roles: inlet and outlet nodes in the plane blocks
   cuda::DeviceBuffer<T> a_, b_;  // two lattices; in place: a_ only
   bool aa_ = false;               // in-place storage (kernels/storage/aa_lattice.hpp)
-  bool wale_ = false;             // WALE: the velocity field before each step (launch_wale_step)
-  cuda::DeviceBuffer<float> velocity_;
+  bool wale_ = false;             // WALE: velocity fields beside the lattices (launch_wale_step)
+  bool wale_fresh_ = false;       // the velocity fields match the state (refresh_wale_velocity)
+  cuda::DeviceBuffer<float> velocity_;  // two fields, one per lattice (velocity_of)
+  const T* lattice0_ = nullptr;         // the lattice whose field comes first
   cuda::DeviceBuffer<std::int32_t> aa_row_;
   cuda::DeviceBuffer<std::int64_t> aa_row_cell_;
   cuda::DeviceBuffer<T> snap_[2];

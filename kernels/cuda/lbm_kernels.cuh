@@ -130,8 +130,8 @@ inline constexpr int kMinBlocksInPlace = (L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4)) 
 // EdgeLayers{} skips none. `Boundaries` = false: a grid without boundary cells (a periodic box), where the
 // interior path alone needs far fewer registers (D2Q9: 32 against 48, so 16 blocks per multiprocessor instead of
 // 10; the D2Q9 box measured 11 % faster); the backend picks it only when every non-solid cell is interior.
-// `Sponge` = false: no sponge layer (the box). `Wale`: the WALE model's relaxation times (WALE runs take this
-// kernel alone, after velocity_field_kernel).
+// `Sponge` = false: no sponge layer (the box). `Wale`: the WALE model's relaxation times from g.velocity, and
+// g.velocity_next written (WALE runs take this kernel alone; velocity_field_kernel only after the state was set).
 template <class L, class T, class R, bool Boundaries = true, bool Sponge = true, bool Wale = false>
 __global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : kMinBlocksBox<L>)
     stream_collide_pull(
@@ -461,12 +461,12 @@ __global__ void macroscopic_kernel(GridView g, StepConstants<R> k, Acc acc, floa
   u[3 * n + 2] = float(v[2]);
 }
 
-// WALE's velocity field of the state (store_cell_velocity), before each step of a WALE run.
+// WALE's velocity field of the state (store_cell_velocity), after the state was set (the steps write it after).
 template <class L, class R, class Acc>
-__global__ void velocity_field_kernel(GridView g, StepConstants<R> k, Acc acc, float* __restrict__ u) {
+__global__ void velocity_field_kernel(GridView g, Acc acc, float* __restrict__ u) {
   const std::int64_t n = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (n >= g.cells) return;
-  store_cell_velocity<L, R>(g, k, acc, n, u);
+  store_cell_velocity<L, R>(g, acc, n, u);
 }
 
 // Divergence watchdog: the lowest index of a cell that is not sane (atomicMin; `first` starts at `cells`).

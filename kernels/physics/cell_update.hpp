@@ -5,6 +5,7 @@
 
 #include "kernels/physics/boundaries.hpp"
 #include "kernels/physics/les_wale.hpp"
+#include "kernels/storage/two_lattice.hpp"
 
 namespace aerolbm {
 
@@ -60,11 +61,66 @@ AEROLBM_HD void pull_interior(const GridView& g, const Acc& acc, int x0, int x1,
   for (int i = 0; i < L::Q; ++i) f[i] = acc.get(i, nb.from<L>(g, i));
 }
 
+// Density and velocity of one cell from its stored post-collision populations (which carry the full body force,
+// so the physical velocity subtracts half of it).
+template <class L, class R, class Acc>
+AEROLBM_HD void cell_macroscopic(const StepConstants<R>& k, const Acc& acc, std::int64_t n, R& rho, R (&u)[3]) {
+  R f[L::Q];
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) f[i] = acc.get(i, n);
+  const R minus_half[3] = {R(-0.5) * k.coll.force[0], R(-0.5) * k.coll.force[1], R(-0.5) * k.coll.force[2]};
+  const Moments<L, R> m = moments<L, R>(f, minus_half);
+  rho = m.rho;
+  u[0] = m.u[0];
+  u[1] = m.u[1];
+  u[2] = m.u[2];
+}
+
+// WALE's velocity field (les_wale.hpp): Σ c_i f_i / ρ of the stored populations `s`, without the half body force
+// (a uniform shift that the gradient does not see; leaving it out makes the field a function of the stored state
+// alone, the same whatever step's constants, inflow ramp included, are at hand when it is computed).
+template <class L, class R>
+AEROLBM_HD void wale_velocity(const R (&s)[L::Q], R (&u)[3]) {
+  const R no_force[3] = {R(0), R(0), R(0)};
+  const Moments<L, R> m = moments<L, R>(s, no_force);
+  u[0] = m.u[0];
+  u[1] = m.u[1];
+  u[2] = m.u[2];
+}
+
+// The field at cell n from its stored populations (0 in solid and ghost cells), written to u[a · cells + n].
+template <class L, class R, class Acc>
+AEROLBM_HD void store_cell_velocity(const GridView& g, const Acc& acc, std::int64_t n, float* u) {
+  R v[3] = {0, 0, 0};
+  if ((g.flags[n] & cell::type_mask) != cell::solid && !(g.flags[n] & cell::ghost)) {
+    R s[L::Q];
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) s[i] = acc.get(i, n);
+    wale_velocity<L, R>(s, v);
+  }
+  AEROLBM_UNROLL
+  for (int a = 0; a < 3; ++a) u[a * g.cells + n] = float(v[a]);
+}
+
+// The same field from populations still in registers, `f` as the step stores them (rounded to the storage type T,
+// as acc.get reads them back), written to g.velocity_next: what store_cell_velocity would write from the stored
+// state, without reading it.
+template <class L, class R, class T>
+AEROLBM_HD void store_velocity_of(const GridView& g, std::int64_t n, const R (&f)[L::Q]) {
+  R s[L::Q], v[3];
+  AEROLBM_UNROLL
+  for (int i = 0; i < L::Q; ++i) s[i] = R(T(f[i]));
+  wale_velocity<L, R>(s, v);
+  AEROLBM_UNROLL
+  for (int a = 0; a < 3; ++a) g.velocity_next[a * g.cells + n] = float(v[a]);
+}
+
 // Collide (and the sponge layer, where the cell lies in it) and store: the second half of every update.
 // `Sponge` = false: a grid known to have no sponge (the periodic box's kernel leaves its test out). `in_layer` =
 // false: the caller knows the cell is outside the layer (cell::sponge not set on the CUDA backend's flags).
-// `Wale`: the cell's relaxation times from the WALE model (les_wale.hpp; k.coll.wale > 0, g.velocity set), a path
-// compiled only into the kernels and loops of WALE runs.
+// `Wale`: the cell's relaxation times from the WALE model (les_wale.hpp; k.coll.wale > 0, g.velocity set), and
+// the cell's velocity of the stored state written to g.velocity_next (store_velocity_of), a path compiled only
+// into the kernels and loops of WALE runs.
 template <class L, class R, bool Sponge = true, bool Wale = false, class Acc>
 AEROLBM_HD void collide_and_store(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2,
                                   std::int64_t n, R (&f)[L::Q], bool in_layer = true) {
@@ -76,6 +132,7 @@ AEROLBM_HD void collide_and_store(const GridView& g, const StepConstants<R>& k, 
     if (in_layer) sponge_cell<L, typename Acc::stored_type, R>(g, k, x0, x1, x2, f);
   AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
+  if constexpr (Wale) store_velocity_of<L, R, typename Acc::stored_type>(g, n, f);
 }
 
 // The update of an interior cell (is_interior), index n: plain pull, collide and store. `Sponge`, `in_layer`: as
@@ -95,6 +152,10 @@ AEROLBM_HD void update_boundary_cell(const GridView& g, const StepConstants<R>& 
   const std::uint8_t type = flag & cell::type_mask;
   if (type != cell::fluid) {
     open_boundary_cell<L, R>(g, k, acc, x, n, type == cell::inlet);
+    if constexpr (Wale) {  // read back what the node stored (two lattices: WALE runs pull)
+      const TwoLatticeAccess<typename Acc::stored_type, R> next{acc.dst, nullptr, acc.cells};
+      store_cell_velocity<L, R>(g, next, n, g.velocity_next);
+    }
     return;
   }
   R f[L::Q];
@@ -167,32 +228,7 @@ AEROLBM_HD_COLD void wall_force_cell(const GridView& g, const StepConstants<R>& 
   }
 }
 
-// Density and velocity of one cell from its stored post-collision populations (which carry the full body force,
-// so the physical velocity subtracts half of it).
-template <class L, class R, class Acc>
-AEROLBM_HD void cell_macroscopic(const StepConstants<R>& k, const Acc& acc, std::int64_t n, R& rho, R (&u)[3]) {
-  R f[L::Q];
-  AEROLBM_UNROLL
-  for (int i = 0; i < L::Q; ++i) f[i] = acc.get(i, n);
-  const R minus_half[3] = {R(-0.5) * k.coll.force[0], R(-0.5) * k.coll.force[1], R(-0.5) * k.coll.force[2]};
-  const Moments<L, R> m = moments<L, R>(f, minus_half);
-  rho = m.rho;
-  u[0] = m.u[0];
-  u[1] = m.u[1];
-  u[2] = m.u[2];
-}
 
-// WALE's velocity field (les_wale.hpp): cell n's velocity from its stored populations (cell_macroscopic), 0 in
-// solid and ghost cells, written to u[a · cells + n] as float.
-template <class L, class R, class Acc>
-AEROLBM_HD void store_cell_velocity(const GridView& g, const StepConstants<R>& k, const Acc& acc, std::int64_t n,
-                                    float* u) {
-  R rho = 1, v[3] = {0, 0, 0};
-  if ((g.flags[n] & cell::type_mask) != cell::solid && !(g.flags[n] & cell::ghost))
-    cell_macroscopic<L, R>(k, acc, n, rho, v);
-  AEROLBM_UNROLL
-  for (int a = 0; a < 3; ++a) u[a * g.cells + n] = float(v[a]);
-}
 
 // Watchdog test for one cell: its density and velocity are finite and its speed is under the bound. Returns the
 // speed (NaN when something is not finite) through `speed`.

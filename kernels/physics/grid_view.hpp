@@ -23,8 +23,10 @@ struct GridView {
   int origin[3] = {0, 0, 0};
   int global_n[3] = {0, 0, 0};
   // WALE: the velocity of every cell of the state before the step (3 × cells: x components, then y, then z;
-  // store_cell_velocity), which the step differentiates; nullptr without WALE.
+  // store_cell_velocity), which the step differentiates, and the field of the state the step stores, which it
+  // writes for the next step (the same numbers store_cell_velocity would take from it); nullptr without WALE.
   const float* velocity = nullptr;
+  float* velocity_next = nullptr;
 
   AEROLBM_HD int global_size(int a) const { return global_n[a] > 0 ? global_n[a] : n[a]; }
 

@@ -6,10 +6,12 @@
 // where Smagorinsky's (C_s Δ)² |S| damps the flow it should leave alone. ν_t raises the cell's relaxation time,
 // τ = τ₀ + 3 ν_t, in BGK, TRT (ω− follows through Λ) and the entropic collision (its shear rate).
 //
-// The gradient needs the velocity of the neighbours, which a pull step does not have: before each step every cell's
-// velocity is taken from the stored populations (store_cell_velocity, cell_update.hpp), and the step differentiates
-// that field (central differences; one-sided at a face that is not periodic; a solid neighbour counts with the
-// wall's velocity, 0). The field is a function of the state, so a restart, the CPU and the GPU see the same numbers.
+// The gradient needs the velocity of the neighbours, which a pull step does not have: every cell's velocity of the
+// state, Σ c_i f_i / ρ of the stored populations (store_cell_velocity, cell_update.hpp), in a field beside the lattice,
+// which the step differentiates (central differences; one-sided at a face that is not periodic; a solid neighbour
+// counts with the wall's velocity, 0). Each step writes the field of the state it stores from the populations in
+// its registers (store_velocity_of: the same numbers); after the state was set, a pass computes it from the stored
+// populations. The field is a function of the state, so a restart, the CPU and the GPU see the same numbers.
 // Only square roots and divisions (correctly rounded on both backends), no pow, so the two agree to the bit.
 #include "kernels/physics/grid_view.hpp"
 
