@@ -55,6 +55,9 @@ class CpuBackend final : public Backend {
     if (wale_ && aa_)
       throw std::invalid_argument("lattice.les.model: wale runs with the pull kernel (lattice.kernel: pull or auto); "
                                   "the aa kernel has no WALE path.");
+    if (k_.wall_function && aa_)
+      throw std::invalid_argument("boundaries.wall: wall_model runs with the pull kernel (lattice.kernel: pull or "
+                                  "auto); the aa kernel has no wall-model path.");
     if (wale_) velocity_.assign(std::size_t(6 * g_.cells), 0.0f);  // one field per lattice (wale_step)
     plan_ = build_row_plan<L>(g_, aa_);
     stride_ = padded_stride(g_.cells, sizeof(T));
@@ -129,7 +132,11 @@ class CpuBackend final : public Backend {
               return acc.dst[std::int64_t(i) * stride + g.index(x, y, z)];
             });
           } else {
-            for (int x = sg.x0; x < sg.x1; ++x) update_cell<L, R>(g, k, acc, x, y, z);
+            if (k.wall_function) {  // the near-wall cells are scalar segments
+              for (int x = sg.x0; x < sg.x1; ++x) update_cell<L, R, extras::wall_function>(g, k, acc, x, y, z);
+            } else {
+              for (int x = sg.x0; x < sg.x1; ++x) update_cell<L, R>(g, k, acc, x, y, z);
+            }
           }
         }
       }
@@ -157,7 +164,11 @@ class CpuBackend final : public Backend {
 #pragma omp parallel for schedule(static) num_threads(threads_)
     for (std::int64_t r = 0; r < std::int64_t(g.n[1]) * g.n[2]; ++r) {
       const int y = int(r % g.n[1]), z = int(r / g.n[1]);
-      for (int x = 0; x < g.n[0]; ++x) update_cell<L, R, true>(g, k, acc, x, y, z);
+      if (k.wall_function) {
+        for (int x = 0; x < g.n[0]; ++x) update_cell<L, R, extras::wale | extras::wall_function>(g, k, acc, x, y, z);
+      } else {
+        for (int x = 0; x < g.n[0]; ++x) update_cell<L, R, extras::wale>(g, k, acc, x, y, z);
+      }
     }
   }
 

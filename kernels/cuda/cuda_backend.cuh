@@ -55,9 +55,13 @@ class CudaBackend final : public Backend {
     variant_ = cfg.kernel == KernelVariant::Auto ? KernelVariant::Pull : cfg.kernel;
     aa_ = variant_ == KernelVariant::AA;
     wale_ = k_.coll.wale > R(0);
+    wall_fn_ = k_.wall_function;
     if (wale_ && variant_ != KernelVariant::Pull)
       throw std::invalid_argument("lattice.les.model: wale runs with the pull kernel (lattice.kernel: pull or auto); "
                                   "the aa and tiled kernels have no WALE path.");
+    if (wall_fn_ && variant_ != KernelVariant::Pull)
+      throw std::invalid_argument("boundaries.wall: wall_model runs with the pull kernel (lattice.kernel: pull or "
+                                  "auto); the aa and tiled kernels have no wall-model path.");
     int dev = 0;
     AEROLBM_CUDA_CHECK(cudaGetDevice(&dev));
     device_ordinal_ = dev;
@@ -130,7 +134,8 @@ class CudaBackend final : public Backend {
     // Cells updated from a list (faces, walls, open boundaries; never solids or ghosts): the tiled variant's (its
     // tile has no halo across faces), and those of the pull and aa variants unless they run in the one-pass kernel
     // (pass_, see launch_step).
-    if (variant_ != KernelVariant::Tiled && boundary_cells_ && !wale_) pass_ = cuda::boundary_pass(L::D, aa_, d.cells());
+    if (variant_ != KernelVariant::Tiled && boundary_cells_ && !wale_ && !wall_fn_)
+      pass_ = cuda::boundary_pass(L::D, aa_, d.cells());
     open_in_plane_ = pass_ != BoundaryPass::one && !aa_ && cuda::open_faces_in_plane(L::D);
     if (variant_ == KernelVariant::Tiled || pass_ != BoundaryPass::one) {
       GridView host = g_;
@@ -205,7 +210,8 @@ class CudaBackend final : public Backend {
     return kernel_name(variant_) + std::string(aa_ ? " (one lattice in place" : " (two lattices") +
            (sizeof(T) == 2 ? ", fp16s storage" : ", fp32") +
            (boundary_cells_ && variant_ != KernelVariant::Tiled ? std::string(", ") + cuda::boundary_pass_name(pass_) : "") +
-           (open_in_plane_ ? ", open faces in the plane blocks" : "") + (wale_ ? ", WALE velocity field" : "") + ")";
+           (open_in_plane_ ? ", open faces in the plane blocks" : "") + (wale_ ? ", WALE velocity field" : "") +
+           (wall_fn_ ? ", wall function" : "") + ")";
   }
 
   void initialize() override {
@@ -480,6 +486,7 @@ class CudaBackend final : public Backend {
 
   void step_overlapped(const EdgeLayers& e, const std::function<void()>& exchange) override {
     if (wale_) throw std::invalid_argument("lattice.les.model: wale does not run over several MPI ranks yet.");
+    if (wall_fn_) throw std::invalid_argument("boundaries.wall: wall_model does not run over several MPI ranks yet.");
     if (aa_ || variant_ != KernelVariant::Pull || !halo_stream_) {
       Backend::step_overlapped(e, exchange);
       return;
@@ -599,8 +606,8 @@ class CudaBackend final : public Backend {
   }
 
   void launch_step(const T* src, T* dst) {
-    if (wale_) {
-      launch_wale_step(src, dst);
+    if (wale_ || wall_fn_) {
+      launch_model_step(src, dst);
       return;
     }
     if (variant_ == KernelVariant::Tiled) {
@@ -650,15 +657,26 @@ class CudaBackend final : public Backend {
     wale_fresh_ = true;
   }
 
-  // A WALE step: every cell in the one-pass kernel with its WALE path, which differentiates the source's velocity
-  // field and writes the destination's from the populations it stores (bit for bit what the velocity pass would
-  // compute from them, so the fields always match the state).
-  void launch_wale_step(const T* src, T* dst) {
+  // A step with WALE or the wall function: every cell in the one-pass kernel with the model paths. WALE
+  // differentiates the source's velocity field and writes the destination's from the populations it stores (bit
+  // for bit what the velocity pass would compute from them, so the fields always match the state).
+  void launch_model_step(const T* src, T* dst) {
     GridView g = g_;
-    g.velocity = velocity_of(src);
-    g.velocity_next = velocity_of(dst);
-    cuda::stream_collide_pull<L, T, R, true, true, true>
-        <<<cuda::plane_grid(g), cuda::kStepBlock, 0, stream_>>>(g, k_, src, dst, EdgeLayers{});
+    if (wale_) {
+      g.velocity = velocity_of(src);
+      g.velocity_next = velocity_of(dst);
+    }
+    const dim3 grid = cuda::plane_grid(g);
+    if (wale_ && wall_fn_) {
+      cuda::stream_collide_pull<L, T, R, true, true, extras::wale | extras::wall_function>
+          <<<grid, cuda::kStepBlock, 0, stream_>>>(g, k_, src, dst, EdgeLayers{});
+    } else if (wale_) {
+      cuda::stream_collide_pull<L, T, R, true, true, extras::wale>
+          <<<grid, cuda::kStepBlock, 0, stream_>>>(g, k_, src, dst, EdgeLayers{});
+    } else {
+      cuda::stream_collide_pull<L, T, R, true, true, extras::wall_function>
+          <<<grid, cuda::kStepBlock, 0, stream_>>>(g, k_, src, dst, EdgeLayers{});
+    }
     AEROLBM_CUDA_LAUNCH_CHECK();
   }
 
@@ -888,6 +906,7 @@ class CudaBackend final : public Backend {
   bool aa_ = false;               // in-place storage (kernels/storage/aa_lattice.hpp)
   bool wale_ = false;             // WALE: velocity fields beside the lattices (launch_wale_step)
   bool wale_fresh_ = false;       // the velocity fields match the state (refresh_wale_velocity)
+  bool wall_fn_ = false;          // boundaries.wall: wall_model (launch_model_step)
   cuda::DeviceBuffer<float> velocity_;  // two fields, one per lattice (velocity_of)
   const T* lattice0_ = nullptr;         // the lattice whose field comes first
   cuda::DeviceBuffer<std::int32_t> aa_row_;

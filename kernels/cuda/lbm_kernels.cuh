@@ -130,9 +130,10 @@ inline constexpr int kMinBlocksInPlace = (L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4)) 
 // EdgeLayers{} skips none. `Boundaries` = false: a grid without boundary cells (a periodic box), where the
 // interior path alone needs far fewer registers (D2Q9: 32 against 48, so 16 blocks per multiprocessor instead of
 // 10; the D2Q9 box measured 11 % faster); the backend picks it only when every non-solid cell is interior.
-// `Sponge` = false: no sponge layer (the box). `Wale`: the WALE model's relaxation times from g.velocity, and
-// g.velocity_next written (WALE runs take this kernel alone; velocity_field_kernel only after the state was set).
-template <class L, class T, class R, bool Boundaries = true, bool Sponge = true, bool Wale = false>
+// `Sponge` = false: no sponge layer (the box). `Extras` (cell_update.hpp): the model paths of WALE (relaxation
+// times from g.velocity, g.velocity_next written; velocity_field_kernel only after the state was set) and of the
+// wall function; runs with either take this kernel alone.
+template <class L, class T, class R, bool Boundaries = true, bool Sponge = true, int Extras = 0>
 __global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : kMinBlocksBox<L>)
     stream_collide_pull(
     GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst, EdgeLayers skip) {
@@ -140,7 +141,7 @@ __global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocks<L> : kMinB
   if (!plane_cell(g, x, y, z) || on_edge(skip, x, y, z)) return;
   TwoLatticeAccess<T, R> acc{src, dst, g.cells};
   if constexpr (Boundaries) {
-    update_cell<L, R, Wale>(g, k, acc, x, y, z);
+    update_cell<L, R, Extras>(g, k, acc, x, y, z);
   } else {
     const std::int64_t n = g.index(x, y, z);
     if (!is_interior<L>(g, g.flags[n], x, y, z)) return;  // solid cells

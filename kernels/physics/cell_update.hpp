@@ -5,6 +5,7 @@
 
 #include "kernels/physics/boundaries.hpp"
 #include "kernels/physics/les_wale.hpp"
+#include "kernels/physics/wall_model.hpp"
 #include "kernels/storage/two_lattice.hpp"
 
 namespace aerolbm {
@@ -115,44 +116,79 @@ AEROLBM_HD void store_velocity_of(const GridView& g, std::int64_t n, const R (&f
   for (int a = 0; a < 3; ++a) g.velocity_next[a * g.cells + n] = float(v[a]);
 }
 
-// Collide (and the sponge layer, where the cell lies in it) and store: the second half of every update.
+// Model paths compiled into the update functions only for the runs that use them (`Extras`, a bit set): WALE
+// (les_wale.hpp) and the wall function (boundaries.wall: wall_model, wall_model.hpp). Runs without them take the
+// functions with Extras = 0, whose code is as if the models did not exist.
+namespace extras {
+inline constexpr int wale = 1;
+inline constexpr int wall_function = 2;
+}  // namespace extras
+
+// Collide (and the sponge layer, where the cell lies in it) and store: the second half of every update, with the
+// collision constants `kc` (k.coll, or the cell's own: wall_function_constants).
 // `Sponge` = false: a grid known to have no sponge (the periodic box's kernel leaves its test out). `in_layer` =
 // false: the caller knows the cell is outside the layer (cell::sponge not set on the CUDA backend's flags).
-// `Wale`: the cell's relaxation times from the WALE model (les_wale.hpp; k.coll.wale > 0, g.velocity set), and
-// the cell's velocity of the stored state written to g.velocity_next (store_velocity_of), a path compiled only
-// into the kernels and loops of WALE runs.
-template <class L, class R, bool Sponge = true, bool Wale = false, class Acc>
-AEROLBM_HD void collide_and_store(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2,
-                                  std::int64_t n, R (&f)[L::Q], bool in_layer = true) {
-  if constexpr (Wale)
-    collide<L, R>(f, wale_constants<L, R>(g, k.coll, x0, x1, x2));
+// extras::wale: the cell's relaxation times from the WALE model (les_wale.hpp; k.coll.wale > 0, g.velocity set),
+// and the cell's velocity of the stored state written to g.velocity_next (store_velocity_of).
+template <class L, class R, bool Sponge = true, int Extras = 0, class Acc>
+AEROLBM_HD void collide_and_store_with(const GridView& g, const StepConstants<R>& k, const CollisionConstants<R>& kc,
+                                       Acc& acc, int x0, int x1, int x2, std::int64_t n, R (&f)[L::Q],
+                                       bool in_layer = true) {
+  if constexpr ((Extras & extras::wale) != 0)
+    collide<L, R>(f, wale_constants<L, R>(g, kc, x0, x1, x2));
   else
-    collide<L, R>(f, k.coll);
+    collide<L, R>(f, kc);
   if constexpr (Sponge)
     if (in_layer) sponge_cell<L, typename Acc::stored_type, R>(g, k, x0, x1, x2, f);
   AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
-  if constexpr (Wale) store_velocity_of<L, R, typename Acc::stored_type>(g, n, f);
+  if constexpr ((Extras & extras::wale) != 0) store_velocity_of<L, R, typename Acc::stored_type>(g, n, f);
+}
+
+template <class L, class R, bool Sponge = true, int Extras = 0, class Acc>
+AEROLBM_HD void collide_and_store(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2,
+                                  std::int64_t n, R (&f)[L::Q], bool in_layer = true) {
+  collide_and_store_with<L, R, Sponge, Extras>(g, k, k.coll, acc, x0, x1, x2, n, f, in_layer);
 }
 
 // The update of an interior cell (is_interior), index n: plain pull, collide and store. `Sponge`, `in_layer`: as
 // for collide_and_store.
-template <class L, class R, bool Sponge = true, bool Wale = false, class Acc>
+template <class L, class R, bool Sponge = true, int Extras = 0, class Acc>
 AEROLBM_HD void update_interior_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2,
                                      std::int64_t n, bool in_layer = true) {
   R f[L::Q];
   pull_interior<L, R>(g, acc, x0, x1, x2, f);
-  collide_and_store<L, R, Sponge, Wale>(g, k, acc, x0, x1, x2, n, f, in_layer);
+  collide_and_store<L, R, Sponge, Extras>(g, k, acc, x0, x1, x2, n, f, in_layer);
+}
+
+// boundaries.wall: wall_model — the collision constants of a near-wall fluid cell whose populations, pulled, are
+// `f`: its relaxation time raised by the wall-function eddy viscosity (wall_model.hpp) for its velocity (the
+// pre-collision one, with half the body force) and the wall's normal and distance from its links into the body
+// (bit i of b.wall: population i arrives through the body, so link opposite(i) leads into it; the fractions from
+// row b.row of the wall table). LES models act on top (with_eddy_viscosity raises τ₀ too).
+template <class L, class R>
+AEROLBM_HD CollisionConstants<R> wall_function_constants(const GridView& g, const CollisionConstants<R>& k,
+                                                         const BoundaryLinks& b, const R (&f)[L::Q]) {
+  std::uint32_t into = 0;
+  AEROLBM_UNROLL
+  for (int i = 1; i < L::Q; ++i)
+    if ((b.wall >> i) & 1u) into |= 1u << opposite(i);
+  const WallGeometry<R> w = wall_geometry<L, R>(into, g.q + std::int64_t(b.row) * L::Q);
+  const R half[3] = {R(0.5) * k.force[0], R(0.5) * k.force[1], R(0.5) * k.force[2]};
+  const Moments<L, R> m = moments<L, R>(f, half);
+  const R u[3] = {m.u[0], m.u[1], m.u[2]};
+  return with_eddy_viscosity<R>(k, wall_model_eddy_viscosity<R>(w, u, (k.tau0 - R(0.5)) / R(3)));
 }
 
 // A cell that is not plain interior: an open-boundary node, or a fluid cell at a face or next to the body.
-template <class L, class R, bool Wale = false, class Acc>
+// extras::wall_function: a cell with links into the body collides with wall_function_constants.
+template <class L, class R, int Extras = 0, class Acc>
 AEROLBM_HD void update_boundary_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, const int (&x)[3],
                                      std::int64_t n, std::uint8_t flag, const BoundaryLinks& b) {
   const std::uint8_t type = flag & cell::type_mask;
   if (type != cell::fluid) {
     open_boundary_cell<L, R>(g, k, acc, x, n, type == cell::inlet);
-    if constexpr (Wale) {  // read back what the node stored (two lattices: WALE runs pull)
+    if constexpr ((Extras & extras::wale) != 0) {  // read back what the node stored (two lattices: WALE runs pull)
       const TwoLatticeAccess<typename Acc::stored_type, R> next{acc.dst, nullptr, acc.cells};
       store_cell_velocity<L, R>(g, next, n, g.velocity_next);
     }
@@ -160,11 +196,18 @@ AEROLBM_HD void update_boundary_cell(const GridView& g, const StepConstants<R>& 
   }
   R f[L::Q];
   pull_boundary<L, R>(g, k, acc, x, n, b, f);
-  collide_and_store<L, R, true, Wale>(g, k, acc, x[0], x[1], x[2], n, f);
+  if constexpr ((Extras & extras::wall_function) != 0) {
+    if (b.wall != 0 && b.row >= 0) {
+      const CollisionConstants<R> kw = wall_function_constants<L, R>(g, k.coll, b, f);
+      collide_and_store_with<L, R, true, Extras>(g, k, kw, acc, x[0], x[1], x[2], n, f);
+      return;
+    }
+  }
+  collide_and_store<L, R, true, Extras>(g, k, acc, x[0], x[1], x[2], n, f);
 }
 
-// `Wale`: as for collide_and_store.
-template <class L, class R, bool Wale = false, class Acc>
+// `Extras`: as for collide_and_store and update_boundary_cell.
+template <class L, class R, int Extras = 0, class Acc>
 AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, int x0, int x1, int x2) {
   const int x[3] = {x0, x1, x2};
   const std::int64_t n = g.index(x0, x1, x2);
@@ -172,10 +215,10 @@ AEROLBM_HD void update_cell(const GridView& g, const StepConstants<R>& k, Acc& a
   const std::uint8_t type = flag & cell::type_mask;
   if (type == cell::solid || (flag & cell::ghost)) return;
   if (is_interior<L>(g, flag, x0, x1, x2)) {
-    update_interior_cell<L, R, true, Wale>(g, k, acc, x0, x1, x2, n);
+    update_interior_cell<L, R, true, Extras>(g, k, acc, x0, x1, x2, n);
     return;
   }
-  update_boundary_cell<L, R, Wale>(g, k, acc, x, n, flag, boundary_links(g, n, flag));
+  update_boundary_cell<L, R, Extras>(g, k, acc, x, n, flag, boundary_links(g, n, flag));
 }
 
 // Momentum exchange on the body through link i of one near-wall fluid cell x (index n, wall-table row `row`), for

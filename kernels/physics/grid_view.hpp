@@ -51,6 +51,7 @@ struct StepConstants {
   R u_inlet[3];            // mean inflow velocity, also the free stream's (far field, sponge)
   bool parabolic_inlet;
   bool interpolated_walls;
+  bool wall_function;  // boundaries.wall: wall_model (update_boundary_cell, wall_model.hpp)
   bool characteristic_outlet;
   std::uint8_t faces[6];   // FaceBC per face
   std::uint8_t sponge_faces;
@@ -89,7 +90,8 @@ inline StepConstants<R> make_step_constants(const PhysicsParams& p, double scale
                                        p.collision == Collision::KBC, p.wale);
   for (int a = 0; a < 3; ++a) k.u_inlet[a] = R(scale * p.u_inlet[a]);
   k.parabolic_inlet = p.inlet_profile == InletProfile::Parabolic;
-  k.interpolated_walls = p.wall == WallModel::Interpolated;
+  k.interpolated_walls = p.wall == WallModel::Interpolated || p.wall == WallModel::WallFunction;
+  k.wall_function = p.wall == WallModel::WallFunction;
   k.characteristic_outlet = p.characteristic_outlet;
   for (int f = 0; f < 6; ++f) k.faces[f] = static_cast<std::uint8_t>(p.faces[f]);
   const bool sponge = p.sponge_cells > 0 && p.sponge_strength > 0;

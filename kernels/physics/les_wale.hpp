@@ -79,6 +79,7 @@ template <class R>
 AEROLBM_HD CollisionConstants<R> with_eddy_viscosity(CollisionConstants<R> k, R nu_t) {
   if (!(nu_t > R(0))) return k;
   const R tau = k.tau0 + R(3) * nu_t;
+  k.tau0 = tau;  // a model applied after this one (Smagorinsky's, WALE's after the wall function's) builds on it
   k.omega_plus = R(1) / tau;
   k.omega_minus = k.trt ? R(1) / (k.magic / (tau - R(0.5)) + R(0.5)) : k.omega_plus;
   return k;

@@ -23,9 +23,12 @@ inline constexpr EnumName<Precision> kPrecisionNames[] = {
     {Precision::FP32, "fp32"}, {Precision::FP64, "fp64"}, {Precision::FP16S, "fp16s"}};
 constexpr const char* precision_name(Precision p) { return enum_name(kPrecisionNames, p); }
 
-enum class WallModel : std::uint8_t { HalfwayBounceBack, Interpolated };
+// WallFunction ("wall_model"): interpolated bounce-back plus the wall-function eddy viscosity in the near-wall
+// cells (kernels/physics/wall_model.hpp).
+enum class WallModel : std::uint8_t { HalfwayBounceBack, Interpolated, WallFunction };
 inline constexpr EnumName<WallModel> kWallModelNames[] = {{WallModel::HalfwayBounceBack, "halfway"},
-                                                          {WallModel::Interpolated, "interpolated"}};
+                                                          {WallModel::Interpolated, "interpolated"},
+                                                          {WallModel::WallFunction, "wall_model"}};
 
 enum class InletProfile : std::uint8_t { Uniform, Parabolic };
 inline constexpr EnumName<InletProfile> kInletProfileNames[] = {{InletProfile::Uniform, "uniform"},

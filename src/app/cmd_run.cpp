@@ -64,6 +64,9 @@ int run(const RunArgs& a) {
     throw CaseError(c.source_file.string() + ": lattice.les.model: 'wale' is not available in a run over several "
                     "MPI ranks yet (its velocity field has no halo exchange). Run on one rank, or use "
                     "lattice.les.model: smagorinsky.");
+  if (g_ranks && c.wall == WallModel::WallFunction)
+    throw CaseError(c.source_file.string() + ": boundaries.wall: 'wall_model' is not available in a run over several "
+                    "MPI ranks yet. Run on one rank, or use boundaries.wall: interpolated.");
   LatticeUnits u = lattice_units(c);
   limit_steps(u, a.steps);
   if (g_ranks) {

@@ -87,7 +87,7 @@ struct Case {
   FaceBC span = FaceBC::FarField;      // boundaries.span: the z faces (3D); left out: as lateral
   double sponge_width_chords = 0.5;    // boundaries.sponge.width_chords: in front of the outlet and far-field faces
   double sponge_strength = 0.05;       // boundaries.sponge.strength: relaxation per step at the face (0: none)
-  WallModel wall = WallModel::Interpolated;  // boundaries.wall: halfway | interpolated
+  WallModel wall = WallModel::Interpolated;  // boundaries.wall: halfway | interpolated | wall_model
   InletProfile inlet_profile = InletProfile::Uniform;  // boundaries.inlet_profile: uniform | parabolic
 
   // time

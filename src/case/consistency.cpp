@@ -187,6 +187,14 @@ void check_wale_kernel(const SectionReader& lattice, const Case& c) {
                   "lattice.les.model: smagorinsky.");
 }
 
+// The wall function is applied by the two-lattice pull step only (kernels/physics/cell_update.hpp).
+void check_wall_model_kernel(const SectionReader& root, const Case& c) {
+  if (c.wall != WallModel::WallFunction || c.kernel == KernelVariant::Auto || c.kernel == KernelVariant::Pull) return;
+  root.sub("lattice").problem("kernel", "pull or auto with boundaries.wall: wall_model", kernel_name(c.kernel),
+                              "The aa and tiled kernels have no wall-model path; set lattice.kernel: pull (or auto), "
+                              "or use boundaries.wall: interpolated.");
+}
+
 }  // namespace
 
 void check_consistency(const SectionReader& root, const Case& c) {
@@ -194,6 +202,7 @@ void check_consistency(const SectionReader& root, const Case& c) {
   check_average_window(root.sub("time"), c);
   check_averages_formats(root.sub("output"), c);
   check_wale_kernel(root.sub("lattice"), c);
+  check_wall_model_kernel(root, c);
   check_half_model(root.sub("boundaries"), c);
   const SectionReader domain = root.sub("domain");
   check_body_inside(root, c);

@@ -175,5 +175,38 @@ INSTANTIATE_TEST_SUITE_P(
                       std::vector<std::string>{"ci/wing_naca0012_ar4.yaml", "lattice.les.model=wale",
                                                "lattice.collision=kbc", "lattice.stencil=D3Q27"}));
 
+// The wall model (boundaries.wall: wall_model): the near-wall cells' eddy viscosity from the law of the wall, in
+// the one-pass pull kernel; CPU = GPU bit for bit (fp32) on the 2D airfoil at Re 10^6 with the entropic collision,
+// the CI wing, and the CI wing with WALE as well; and the model acts (the GPU run with interpolated walls differs).
+class WallModelBitwise : public ::testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(WallModelBitwise, CpuAndGpuPullAgreeBitForBit) {
+  const std::vector<std::string>& v = GetParam();
+  const auto file = cases_dir() / v[0];
+  std::vector<std::string> base(v.begin() + 1, v.end());
+  base.push_back("lattice.kernel=pull");
+  base.push_back("lattice.precision=fp32");
+  std::vector<std::string> sets = base, plain = base;
+  sets.push_back("boundaries.wall=wall_model");
+  plain.push_back("boundaries.wall=interpolated");
+  const Result cpu = run_case(file, sets, "cpu");
+  const Result gpu = run_case(file, sets, "cuda");
+  expect_same(cpu, gpu, v[0] + " with the wall model, CUDA pull vs CPU, fp32");
+  const Result none = run_case(file, plain, "cuda");
+  const std::size_t differ = mismatches(gpu.f, none.f);
+  EXPECT_GT(differ, gpu.f.size() / 100) << "the wall model left the state as interpolated walls do";
+  std::printf("%s wall model: %zu populations, CPU = GPU; %zu of them differ from interpolated walls\n",
+              v[0].c_str(), cpu.f.size(), differ);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shipped, WallModelBitwise,
+    ::testing::Values(std::vector<std::string>{"naca0012_re1000_aoa5.yaml", "lattice.collision=kbc",
+                                               "physics.reynolds=1000000", "geometry.chord_cells=96"},
+                      std::vector<std::string>{"ci/wing_naca0012_ar4.yaml", "physics.reynolds=100000",
+                                               "lattice.collision=kbc"},
+                      std::vector<std::string>{"ci/wing_naca0012_ar4.yaml", "physics.reynolds=100000",
+                                               "lattice.les.model=wale"}));
+
 }  // namespace
 }  // namespace aerolbm::testing

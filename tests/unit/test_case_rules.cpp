@@ -112,6 +112,17 @@ TEST(CaseRules, WaleTakesItsConstantAndThePullKernel) {
       << msg;
 }
 
+// boundaries.wall: wall_model (interpolated bounce-back plus the wall function) loads, and, like WALE, asks for
+// the pull kernel.
+TEST(CaseRules, WallModelTakesThePullKernel) {
+  TempDir dir;
+  const auto file = dir.write("w.yaml", sketch_with(3, "physics: {reynolds: 1e6, mach: 0.1, angle_of_attack_deg: 5}"));
+  const Case c = load_case(file, {"boundaries.wall=wall_model", "lattice.collision=kbc"});
+  EXPECT_EQ(c.wall, WallModel::WallFunction);
+  const std::string msg = load_error(file, {"boundaries.wall=wall_model", "lattice.collision=kbc", "lattice.kernel=aa"});
+  EXPECT_TRUE(Contains(msg, "lattice.kernel: expected pull or auto with boundaries.wall: wall_model, got aa.")) << msg;
+}
+
 TEST(CaseRules, NonFiniteNumbersAreRefused) {
   EXPECT_TRUE(Contains(sketch_error(3, "physics: {reynolds: .inf, mach: 0.1}"),
                        ":3: physics.reynolds: expected a finite number in (0, 1e7], got .inf."));
