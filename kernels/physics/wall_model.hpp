@@ -17,8 +17,8 @@
 // each link alone gives the exact distance, q_j c_j·n = y. A link with no recorded crossing (q ≤ 0, half-way walls)
 // counts at ½.
 //
-// This header is the model's arithmetic; applying it on the wall links of a run (`boundaries.wall: wall_model`)
-// is not wired into the backends yet.
+// This header is the model's arithmetic; cell_update.hpp (wall_function_constants) applies it in the near-wall
+// cells of a run with `boundaries.wall: wall_model`.
 #include <cmath>
 #include <cstdint>
 
