@@ -93,7 +93,7 @@ class CudaBackend final : public Backend {
       g_.origin[a] = int(d.origin[a]);
       g_.global_n[a] = int(d.global_n[a]);
     }
-    if (wale_) velocity_.resize(std::size_t(6 * d.cells()));  // one velocity field per lattice (launch_wale_step)
+    if (wale_) velocity_.resize(std::size_t(6 * d.cells()));  // one velocity field per lattice (launch_model_step)
     // The device's copy of the flags: the sponge layer's cells marked (cell::sponge: sponge_sigma > 0, computed here
     // with the step constants the kernels use), and in place the interior cells that keep a snapshot row (below).
     std::vector<std::uint8_t> device_flags = d.flags;
@@ -563,7 +563,7 @@ class CudaBackend final : public Backend {
   // After the state was set: the two-lattice scheme's other lattice holds it too (solid cells are never written).
   // In place: the snapshot rows of the interior cells the boundary cells read, from the state just set.
   void sync_second_lattice() {
-    wale_fresh_ = false;  // the velocity fields no longer match the state (launch_wale_step)
+    wale_fresh_ = false;  // the velocity fields no longer match the state (launch_model_step)
     if (!aa_) {
       AEROLBM_CUDA_CHECK(cudaMemcpyAsync(b_.data(), a_.data(), a_.size() * sizeof(T), cudaMemcpyDeviceToDevice,
                                          stream_));
@@ -904,7 +904,7 @@ class CudaBackend final : public Backend {
   bool open_in_plane_ = false;             // pull roles: inlet and outlet nodes in the plane blocks
   cuda::DeviceBuffer<T> a_, b_;  // two lattices; in place: a_ only
   bool aa_ = false;               // in-place storage (kernels/storage/aa_lattice.hpp)
-  bool wale_ = false;             // WALE: velocity fields beside the lattices (launch_wale_step)
+  bool wale_ = false;             // WALE: velocity fields beside the lattices (launch_model_step)
   bool wale_fresh_ = false;       // the velocity fields match the state (refresh_wale_velocity)
   bool wall_fn_ = false;          // boundaries.wall: wall_model (launch_model_step)
   cuda::DeviceBuffer<float> velocity_;  // two fields, one per lattice (velocity_of)
