@@ -143,37 +143,43 @@ INSTANTIATE_TEST_SUITE_P(
                                                "domain.size_chords=[12, 8, 1]",
                                                "domain.body_position_chords=[4, 4, 0.5]"}));
 
-// WALE (lattice.les.model: wale) runs the one-pass pull kernel after its velocity field kernel: the CPU and the GPU
-// agree bit for bit (fp32), on a 2D airfoil at Re 10^5, the 3D CI wing (D3Q19, sponge and far field) and the same
-// wing with the entropic collision on D3Q27; and the model acts (the GPU run without it differs).
-class WaleBitwise : public ::testing::TestWithParam<std::vector<std::string>> {};
-
-TEST_P(WaleBitwise, CpuAndGpuPullAgreeBitForBit) {
-  const std::vector<std::string>& v = GetParam();
+// A model's run (case v[0] with the settings v[1..] and `model`) on the CPU and on the GPU, pull fp32: bit for bit;
+// and the model acts: the GPU run with `baseline` in its place differs in more than 1 % of the populations.
+void expect_model_agrees_and_acts(const std::vector<std::string>& v, const std::vector<std::string>& model,
+                                  const std::vector<std::string>& baseline, const std::string& name) {
   const auto file = cases_dir() / v[0];
   std::vector<std::string> sets(v.begin() + 1, v.end());
   sets.push_back("lattice.kernel=pull");
   sets.push_back("lattice.precision=fp32");
+  std::vector<std::string> plain = sets;
+  sets.insert(sets.end(), model.begin(), model.end());
+  plain.insert(plain.end(), baseline.begin(), baseline.end());
   const Result cpu = run_case(file, sets, "cpu");
   const Result gpu = run_case(file, sets, "cuda");
-  expect_same(cpu, gpu, v[0] + " with WALE, CUDA pull vs CPU, fp32");
-  std::vector<std::string> plain = sets;
-  plain.push_back("lattice.les.model=none");
-  plain.push_back("lattice.tau_min=0.5000001");
+  expect_same(cpu, gpu, v[0] + " with " + name + ", CUDA pull vs CPU, fp32");
   const Result none = run_case(file, plain, "cuda");
   const std::size_t differ = mismatches(gpu.f, none.f);
-  EXPECT_GT(differ, gpu.f.size() / 100) << "WALE left the state as the run without a model";
-  std::printf("%s WALE: %zu populations, CPU = GPU; %zu of them differ from the run without a model\n", v[0].c_str(),
-              cpu.f.size(), differ);
+  EXPECT_GT(differ, gpu.f.size() / 100) << name << " left the state as the run without it";
+  std::printf("%s %s: %zu populations, CPU = GPU; %zu of them differ from the run without it\n", v[0].c_str(),
+              name.c_str(), cpu.f.size(), differ);
+}
+
+// WALE (lattice.les.model: wale) runs the one-pass pull kernel with its velocity fields: the CPU and the GPU agree
+// bit for bit (fp32), on a 2D airfoil at Re 10^5, the 3D CI wing (D3Q19, sponge and far field) and the same wing
+// with the entropic collision on D3Q27; and the model acts.
+class WaleBitwise : public ::testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(WaleBitwise, CpuAndGpuPullAgreeBitForBit) {
+  expect_model_agrees_and_acts(GetParam(), {"lattice.les.model=wale"},
+                               {"lattice.les.model=none", "lattice.tau_min=0.5000001"}, "WALE");
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Shipped, WaleBitwise,
-    ::testing::Values(std::vector<std::string>{"naca0012_re1000_aoa5.yaml", "lattice.les.model=wale",
-                                               "physics.reynolds=100000"},
-                      std::vector<std::string>{"ci/wing_naca0012_ar4.yaml", "lattice.les.model=wale"},
-                      std::vector<std::string>{"ci/wing_naca0012_ar4.yaml", "lattice.les.model=wale",
-                                               "lattice.collision=kbc", "lattice.stencil=D3Q27"}));
+    ::testing::Values(std::vector<std::string>{"naca0012_re1000_aoa5.yaml", "physics.reynolds=100000"},
+                      std::vector<std::string>{"ci/wing_naca0012_ar4.yaml"},
+                      std::vector<std::string>{"ci/wing_naca0012_ar4.yaml", "lattice.collision=kbc",
+                                               "lattice.stencil=D3Q27"}));
 
 // The wall model (boundaries.wall: wall_model): the near-wall cells' eddy viscosity from the law of the wall, in
 // the one-pass pull kernel; CPU = GPU bit for bit (fp32) on the 2D airfoil at Re 10^6 with the entropic collision,
@@ -181,22 +187,8 @@ INSTANTIATE_TEST_SUITE_P(
 class WallModelBitwise : public ::testing::TestWithParam<std::vector<std::string>> {};
 
 TEST_P(WallModelBitwise, CpuAndGpuPullAgreeBitForBit) {
-  const std::vector<std::string>& v = GetParam();
-  const auto file = cases_dir() / v[0];
-  std::vector<std::string> base(v.begin() + 1, v.end());
-  base.push_back("lattice.kernel=pull");
-  base.push_back("lattice.precision=fp32");
-  std::vector<std::string> sets = base, plain = base;
-  sets.push_back("boundaries.wall=wall_model");
-  plain.push_back("boundaries.wall=interpolated");
-  const Result cpu = run_case(file, sets, "cpu");
-  const Result gpu = run_case(file, sets, "cuda");
-  expect_same(cpu, gpu, v[0] + " with the wall model, CUDA pull vs CPU, fp32");
-  const Result none = run_case(file, plain, "cuda");
-  const std::size_t differ = mismatches(gpu.f, none.f);
-  EXPECT_GT(differ, gpu.f.size() / 100) << "the wall model left the state as interpolated walls do";
-  std::printf("%s wall model: %zu populations, CPU = GPU; %zu of them differ from interpolated walls\n",
-              v[0].c_str(), cpu.f.size(), differ);
+  expect_model_agrees_and_acts(GetParam(), {"boundaries.wall=wall_model"}, {"boundaries.wall=interpolated"},
+                               "the wall model");
 }
 
 INSTANTIATE_TEST_SUITE_P(
