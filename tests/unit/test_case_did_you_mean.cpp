@@ -46,7 +46,7 @@ TEST(CaseDidYouMean, TiesGoToTheEarlierCandidate) { EXPECT_EQ(closest_match("cat
 
 TEST(CaseDidYouMean, SchemaLookups) {
   ASSERT_NE(find_key_spec("lattice.les.model"), nullptr);
-  EXPECT_EQ(find_key_spec("lattice.les.model")->choices, (std::vector<std::string>{"none", "smagorinsky"}));
+  EXPECT_EQ(find_key_spec("lattice.les.model")->choices, (std::vector<std::string>{"none", "smagorinsky", "wale"}));
   EXPECT_EQ(find_key_spec("lattice.les.nothing"), nullptr);
   EXPECT_EQ(find_key_spec("physics.mach.x"), nullptr);
   EXPECT_EQ(canonical_override_path("flow.mach"), "physics.mach");
