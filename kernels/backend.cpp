@@ -20,6 +20,7 @@ void Backend::queue_force_sample(bool per_cell) {
   } else {
     s.total = wall_force();
   }
+  s.pressure = wall_pressure_force();
   queued_samples_.push_back(std::move(s));
 }
 

@@ -105,6 +105,7 @@ struct DeviceFieldArrays {
 // One momentum-exchange force sample (see Backend::queue_force_sample).
 struct ForceSample {
   std::array<double, 3> total{0, 0, 0};  // force on the body, lattice units
+  std::array<double, 3> pressure{0, 0, 0};  // its pressure part (wall_pressure_force); total − pressure: friction
   std::vector<double> cells;             // per near-wall cell (wall_force_cells layout) when asked for, else empty
 };
 
@@ -155,6 +156,9 @@ class Backend {
   virtual double timed_run(std::int64_t steps) = 0;
   // Force on the body (lattice units) by momentum exchange, for the current state.
   virtual std::array<double, 3> wall_force() = 0;
+  // The pressure part of that force: per link into the body 2 w_i ρ c_ib with ρ the near-wall cell's density
+  // (wall_link_pressure_force, kernels/physics/cell_update.hpp); the rest of the force is skin friction.
+  virtual std::array<double, 3> wall_pressure_force() = 0;
   // The same force per near-wall cell: 3 × rows values, all x components first (rows in DomainData::wall_cells
   // order), then y, then z. For moments and spanwise loads.
   virtual void wall_force_cells(std::vector<double>& f) = 0;

@@ -179,7 +179,11 @@ class CpuBackend final : public Backend {
   }
 
   std::array<double, 3> wall_force() override {
-    return with_state([&](const auto& acc) { return wall_force(acc); });
+    return with_state([&](const auto& acc) { return wall_force(acc, false); });
+  }
+
+  std::array<double, 3> wall_pressure_force() override {
+    return with_state([&](const auto& acc) { return wall_force(acc, true); });
   }
 
   void wall_force_cells(std::vector<double>& f) override {
@@ -189,8 +193,8 @@ class CpuBackend final : public Backend {
     with_state([&](const auto& acc) {
 #pragma omp parallel for schedule(static) num_threads(threads_)
       for (std::size_t r = 0; r < rows; ++r) {
-        double c[3];
-        wall_force_cell<L, R>(g_, k_, acc, cells[r], c);
+        double c[3], p[3];
+        wall_force_cell<L, R>(g_, k_, acc, cells[r], c, p);
         f[r] = c[0];
         f[rows + r] = c[1];
         f[2 * rows + r] = c[2];
@@ -382,17 +386,19 @@ class CpuBackend final : public Backend {
     odd_ ^= 1;
   }
 
+  // The total force on the body, or its pressure part (`pressure_part`).
   template <class Acc>
-  std::array<double, 3> wall_force(const Acc& acc) {
+  std::array<double, 3> wall_force(const Acc& acc, bool pressure_part) {
     double fx = 0, fy = 0, fz = 0;
     const auto& cells = dom_.wall_cells;
 #pragma omp parallel for reduction(+ : fx, fy, fz) schedule(static) num_threads(threads_)
     for (std::size_t r = 0; r < cells.size(); ++r) {
-      double f[3];
-      wall_force_cell<L, R>(g_, k_, acc, cells[r], f);
-      fx += f[0];
-      fy += f[1];
-      fz += f[2];
+      double f[3], p[3];
+      wall_force_cell<L, R>(g_, k_, acc, cells[r], f, p);
+      const double* v = pressure_part ? p : f;
+      fx += v[0];
+      fy += v[1];
+      fz += v[2];
     }
     return {fx, fy, fz};
   }

@@ -175,12 +175,12 @@ class CudaBackend final : public Backend {
     if (!aa_) b_.resize(std::size_t(L::Q) * g_.cells);
     lattice0_ = a_.data();
     force_blocks_ = int(std::max<std::int64_t>(1, (nrows_ + cuda::kForceRowsPerBlock - 1) / cuda::kForceRowsPerBlock));
-    force_partial_.resize(3 * std::size_t(force_blocks_));
+    force_partial_.resize(cuda::kForceTotals * std::size_t(force_blocks_));
     force_cells_.resize(std::max<std::int64_t>(1, 3 * nrows_));
-    force_sum_.resize(3);
+    force_sum_.resize(cuda::kForceTotals);
     force_done_.resize(1);
     AEROLBM_CUDA_CHECK(cudaMemset(force_done_.data(), 0, sizeof(unsigned int)));
-    sample_total_.resize(3 * kSampleCapacity);
+    sample_total_.resize(cuda::kForceTotals * kSampleCapacity);
     AEROLBM_CUDA_CHECK(cudaMemset(sample_total_.data(), 0, sample_total_.size() * sizeof(double)));
     sample_slot_.resize(1);
     AEROLBM_CUDA_CHECK(cudaMemset(sample_slot_.data(), 0, sizeof(unsigned int)));
@@ -244,8 +244,8 @@ class CudaBackend final : public Backend {
     return ms * 1e-3;
   }
 
-  // Samples go into device memory (totals: 3 doubles per sample; per-cell forces: 3 × rows per sample) behind the
-  // steps on the stream; the host waits only in take_force_samples, or when kSampleCapacity are pending. A sample
+  // Samples go into device memory (totals: kForceTotals doubles per sample; per-cell forces: 3 × rows per sample)
+  // behind the steps on the stream; the host waits only in take_force_samples, or when kSampleCapacity are pending. A sample
   // is not launched here: the next steps take it as the first node of their captured graph (issue_sampled_steps),
   // so a sampled step goes out like any other, inside a graph; anything else that uses or changes the state first
   // launches it on its own (flush_sample). Its slot is counted on the device (the force kernel's `slot`).
@@ -285,11 +285,13 @@ class CudaBackend final : public Backend {
   }
 
   std::array<double, 3> wall_force() override {
-    launch_force(nullptr, force_sum_.data());
-    double F[3];
-    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(F, force_sum_.data(), sizeof(F), cudaMemcpyDeviceToHost, stream_));
-    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    const auto F = force_totals();
     return {F[0], F[1], F[2]};
+  }
+
+  std::array<double, 3> wall_pressure_force() override {
+    const auto F = force_totals();
+    return {F[3], F[4], F[5]};
   }
 
   void wall_force_cells(std::vector<double>& f) override {
@@ -842,8 +844,17 @@ class CudaBackend final : public Backend {
     AEROLBM_CUDA_LAUNCH_CHECK();
   }
 
-  // The force kernels for the current state: per-row forces into `per_row` (null: not kept), the total into
-  // total[0..2], both on `s` (the main stream unless given).
+  // The force and its pressure part of the current state (wall_force_kernel's totals), waited for.
+  std::array<double, cuda::kForceTotals> force_totals() {
+    launch_force(nullptr, force_sum_.data());
+    std::array<double, cuda::kForceTotals> F;
+    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(F.data(), force_sum_.data(), sizeof(F), cudaMemcpyDeviceToHost, stream_));
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return F;
+  }
+
+  // The force kernels for the current state: per-row forces into `per_row` (null: not kept), the totals into
+  // total[0..kForceTotals), both on `s` (the main stream unless given).
   void launch_force(double* per_row, double* total) {
     flush_sample();  // a queued sample is of this state, and shares the kernel's partial sums
     cudaStream_t s = stream_;
@@ -854,7 +865,7 @@ class CudaBackend final : public Backend {
       });
       AEROLBM_CUDA_LAUNCH_CHECK();
     } else {
-      AEROLBM_CUDA_CHECK(cudaMemsetAsync(total, 0, 3 * sizeof(double), s));
+      AEROLBM_CUDA_CHECK(cudaMemsetAsync(total, 0, cuda::kForceTotals * sizeof(double), s));
     }
   }
 
@@ -863,12 +874,14 @@ class CudaBackend final : public Backend {
     if (queued_.empty()) return;
     flush_sample();
     AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    std::vector<double> totals(3 * queued_.size());
+    constexpr std::size_t kT = cuda::kForceTotals;
+    std::vector<double> totals(kT * queued_.size());
     sample_total_.download(totals.data(), totals.size());
     const std::size_t per = 3 * std::size_t(nrows_);
     for (std::size_t i = 0; i < queued_.size(); ++i) {
       ForceSample fs;
-      fs.total = {totals[3 * i], totals[3 * i + 1], totals[3 * i + 2]};
+      fs.total = {totals[kT * i], totals[kT * i + 1], totals[kT * i + 2]};
+      fs.pressure = {totals[kT * i + 3], totals[kT * i + 4], totals[kT * i + 5]};
       if (queued_[i]) {
         fs.cells.resize(per);
         if (per > 0)

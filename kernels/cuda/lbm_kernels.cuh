@@ -361,28 +361,31 @@ __global__ void initialize_kernel(GridView g, StepConstants<R> k, Acc acc) {
 // the links' loads are in flight together (a thread per row walked its links one after the other: 18 µs for 144
 // rows, longer than 3 steps of the 2D default case); lane 0 adds the links in direction order, as
 // wall_force_cell does on the CPU, so per-row forces are the same numbers. Kept per row when `per_row` is given
-// (3 × nrows, every x first, then y, then z), and summed per block in a fixed order into `partial` (3 per block);
-// the last block to finish adds the partials in a fixed order into `total` (sum_partials), so a sample is the
+// (3 × nrows, every x first, then y, then z), and summed per block in a fixed order into `partial` (kForceTotals
+// per block: the force, then its pressure part, wall_link_pressure_force with the cell's density added by lane 0 in
+// direction order, as wall_cell_density does); the last block to finish adds the partials in a fixed order into
+// `total` (kForceTotals, sum_partials), so a sample is the
 // same number in every run and costs one launch (a second kernel for the total cost one more launch gap per
 // sample: a fifth of a step on the smallest cases). `done` counts finished blocks; it is 0 between launches.
 inline constexpr int kForceBlock = 256;
 inline constexpr int kForceRowsPerBlock = kForceBlock / 32;
+inline constexpr int kForceTotals = 6;  // per sample: the force (x, y, z), then its pressure part (x, y, z)
 
-// The total of `nblocks` partials (3 each) into out[0..2], by one block of kForceBlock threads.
+// The total of `nblocks` partials (kForceTotals each) into out[0..kForceTotals), by one block of kForceBlock threads.
 __device__ inline void sum_partials(const double* __restrict__ partial, int nblocks, double* __restrict__ out) {
-  __shared__ double sum[3][kForceBlock];
+  __shared__ double sum[kForceTotals][kForceBlock];
   const int t = threadIdx.x;
-  double s[3] = {0, 0, 0};
+  double s[kForceTotals] = {0, 0, 0, 0, 0, 0};
   for (int b = t; b < nblocks; b += kForceBlock)
-    for (int c = 0; c < 3; ++c) s[c] += __ldcg(partial + 3 * std::int64_t(b) + c);
-  for (int c = 0; c < 3; ++c) sum[c][t] = s[c];
+    for (int c = 0; c < kForceTotals; ++c) s[c] += __ldcg(partial + kForceTotals * std::int64_t(b) + c);
+  for (int c = 0; c < kForceTotals; ++c) sum[c][t] = s[c];
   __syncthreads();
   for (int h = kForceBlock / 2; h > 0; h >>= 1) {
     if (t < h)
-      for (int c = 0; c < 3; ++c) sum[c][t] += sum[c][t + h];
+      for (int c = 0; c < kForceTotals; ++c) sum[c][t] += sum[c][t + h];
     __syncthreads();
   }
-  if (t < 3) out[t] = sum[t][0];
+  if (t < kForceTotals) out[t] = sum[t][0];
 }
 
 template <class L, class R, class Acc>
@@ -394,32 +397,48 @@ __global__ void __launch_bounds__(kForceBlock) wall_force_kernel(GridView g, Ste
                                                                  double* __restrict__ total,
                                                                  unsigned int* __restrict__ slot = nullptr) {
   static_assert(L::Q <= 32, "one warp per near-wall cell");
-  __shared__ double row_force[3][kForceRowsPerBlock];
+  __shared__ double row_force[kForceTotals][kForceRowsPerBlock];
   __shared__ bool last;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   // `slot` (a queued sample, launched from a captured graph): the sample's place in `per_row` (3 × nrows each) and
-  // `total` (3 each) is *slot, which the last block advances. Every block reads it before it counts as done.
+  // `total` (kForceTotals each) is *slot, which the last block advances. Every block reads it before it counts as done.
   const unsigned int sample = slot ? __ldcg(slot) : 0u;
   if (per_row) per_row += std::int64_t(sample) * 3 * nrows;
-  total += 3 * std::int64_t(sample);
+  total += kForceTotals * std::int64_t(sample);
   const std::int64_t r = std::int64_t(blockIdx.x) * kForceRowsPerBlock + warp;
-  double link[3] = {0, 0, 0};
+  double link[3] = {0, 0, 0}, pop = 0;
   std::int64_t n = 0;
+  bool fluid = false;
   if (r < nrows) {
     // Row r of the wall table is cell rows[r] (link[rows[r]] = r): its masks load beside the cell index.
     n = rows[r];
     const std::uint8_t flag = g.flags[n];
-    if (lane >= 1 && lane < L::Q && (flag & cell::type_mask) == cell::fluid) {
+    fluid = (flag & cell::type_mask) == cell::fluid;
+    if (fluid && lane < L::Q) pop = double(acc.get(lane, n));
+    if (lane >= 1 && lane < L::Q && fluid) {
       int x[3];
       cell_coords(g, n, x);
       wall_link_force<L, R>(g, k, acc, x, n, std::int32_t(r), lane, link);
     }
   }
-  double F[3] = {0, 0, 0};
+  // The cell's density, its populations added in direction order by lane 0 (wall_cell_density), then to every lane.
+  double d = 0;
+  for (int i = 0; i < L::Q; ++i) {
+    const double v = __shfl_sync(0xffffffffu, pop, i);
+    if (lane == 0) d += v;
+  }
+  const double rho = __shfl_sync(0xffffffffu, 1.0 + d, 0);
+  double plink[3] = {0, 0, 0};
+  if (r < nrows && fluid && lane >= 1 && lane < L::Q) wall_link_pressure_force<L>(g, std::int32_t(r), lane, rho, plink);
+  double F[kForceTotals] = {0, 0, 0, 0, 0, 0};
   for (int i = 1; i < L::Q; ++i) {
     for (int c = 0; c < 3; ++c) {
       const double v = __shfl_sync(0xffffffffu, link[c], i);
-      if (lane == 0) F[c] += v;
+      const double p = __shfl_sync(0xffffffffu, plink[c], i);
+      if (lane == 0) {
+        F[c] += v;
+        F[3 + c] += p;
+      }
     }
   }
   if (lane == 0) {
@@ -428,13 +447,13 @@ __global__ void __launch_bounds__(kForceBlock) wall_force_kernel(GridView g, Ste
       per_row[nrows + r] = F[1];
       per_row[2 * nrows + r] = F[2];
     }
-    for (int c = 0; c < 3; ++c) row_force[c][warp] = F[c];
+    for (int c = 0; c < kForceTotals; ++c) row_force[c][warp] = F[c];
   }
   __syncthreads();
-  if (threadIdx.x < 3) {
+  if (threadIdx.x < kForceTotals) {
     double sum = 0;
     for (int w = 0; w < kForceRowsPerBlock; ++w) sum += row_force[threadIdx.x][w];
-    partial[3 * std::int64_t(blockIdx.x) + threadIdx.x] = sum;
+    partial[kForceTotals * std::int64_t(blockIdx.x) + threadIdx.x] = sum;
     __threadfence();  // the partial is visible to every block before this block counts as done
   }
   __syncthreads();

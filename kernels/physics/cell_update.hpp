@@ -246,28 +246,58 @@ AEROLBM_HD void wall_link_force(const GridView& g, const StepConstants<R>& k, co
   for (int a = 0; a < 3; ++a) force[a] = double(L::c(ib, a)) * (out + back);
 }
 
+// The pressure part of what link i carries (the force and surface split of docs/forces.md): the momentum the
+// link would exchange if the cell's populations were at rest equilibrium at its density ρ, 2 w_i ρ c_ib on a link
+// into the body (bit i of the row's force mask), nothing elsewhere. Over a flat wall of the grid these add up to
+// p = ρ c_s² on each face of area 1; the rest of the link's momentum (wall_link_force minus this) is the friction.
+template <class L>
+AEROLBM_HD void wall_link_pressure_force(const GridView& g, std::int32_t row, int i, double rho, double (&force)[3]) {
+  force[0] = force[1] = force[2] = 0;
+  const std::uint32_t* m = g.wall_mask + kWallMaskWords * std::int64_t(row);
+  if (!((m[2] >> i) & 1u)) return;
+  const int ib = opposite(i);
+  const double two_w_rho = 2.0 * L::w(i) * rho;
+  AEROLBM_UNROLL
+  for (int a = 0; a < 3; ++a) force[a] = double(L::c(ib, a)) * two_w_rho;
+}
+
+// A near-wall cell's density for the pressure part: 1 plus its stored (shifted) populations added in direction
+// order, in double (the CUDA force kernel adds them in the same order).
+template <class L, class Acc>
+AEROLBM_HD double wall_cell_density(const Acc& acc, std::int64_t n) {
+  double d = 0;
+  for (int i = 0; i < L::Q; ++i) d += double(acc.get(i, n));
+  return 1.0 + d;
+}
+
 AEROLBM_HD void cell_coords(const GridView& g, std::int64_t n, int (&x)[3]) {
   x[0] = int(n % g.n[0]);
   x[1] = int((n / g.n[0]) % g.n[1]);
   x[2] = int(n / (std::int64_t(g.n[0]) * g.n[1]));
 }
 
-// The force of one near-wall cell: its links' forces added in direction order (the CUDA force kernel adds them
-// in the same order, so per-cell forces agree bit for bit).
+// The force of one near-wall cell and its pressure part: its links' values added in direction order (the CUDA
+// force kernel adds them in the same order, so per-cell forces agree bit for bit).
 template <class L, class R, class Acc>
 AEROLBM_HD_COLD void wall_force_cell(const GridView& g, const StepConstants<R>& k, const Acc& acc, std::int64_t n,
-                                     double (&force)[3]) {
+                                     double (&force)[3], double (&pressure)[3]) {
   force[0] = force[1] = force[2] = 0;
+  pressure[0] = pressure[1] = pressure[2] = 0;
   const std::uint8_t flag = g.flags[n];
   if ((flag & cell::type_mask) != cell::fluid) return;
   int x[3];
   cell_coords(g, n, x);
   const std::int32_t row = g.link[n];
+  const double rho = wall_cell_density<L>(acc, n);
   for (int i = 1; i < L::Q; ++i) {
-    double f[3];
+    double f[3], p[3];
     wall_link_force<L, R>(g, k, acc, x, n, row, i, f);
+    wall_link_pressure_force<L>(g, row, i, rho, p);
     AEROLBM_UNROLL
-    for (int a = 0; a < 3; ++a) force[a] += f[a];
+    for (int a = 0; a < 3; ++a) {
+      force[a] += f[a];
+      pressure[a] += p[a];
+    }
   }
 }
 

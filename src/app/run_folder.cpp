@@ -17,8 +17,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kFiles[] = {"case.yaml",   "summary.json", "forces.csv",   "fields.h5",
-                              "fields.xdmf", "fields.pvd",   "checkpoint.h5"};
+const char* const kFiles[] = {"case.yaml",  "summary.json", "forces.csv",    "fields.h5", "fields.xdmf",
+                              "fields.pvd", "surface.pvd",  "checkpoint.h5"};
 
 bool present(const fs::path& p) {
   std::error_code ec;
@@ -43,7 +43,7 @@ std::vector<std::string> run_outputs_in(const fs::path& dir) {
   std::vector<std::string> found;
   for (const char* f : kFiles)
     if (present(dir / f)) found.push_back(f);
-  for (const char* sub : {"fields", "vtk"})
+  for (const char* sub : {"fields", "vtk", "surface"})
     if (present(dir / sub)) found.push_back(std::string(sub) + "/");
   return found;
 }
@@ -53,11 +53,18 @@ void remove_run_outputs(const fs::path& dir) {
     if (present(dir / f)) remove_one(dir / f);
     if (present(dir / (std::string(f) + ".tmp"))) remove_one(dir / (std::string(f) + ".tmp"));
   }
-  const std::pair<const char*, const char*> series[] = {{"fields", "frame_"}, {"vtk", "fields_"}};
-  for (const auto& [sub, prefix] : series) {
+  // Frame series: folder, file prefix, suffixes (the surface: .vtp in 3D, .csv in 2D).
+  struct Series {
+    const char* sub;
+    const char* prefix;
+    std::vector<const char*> suffixes;
+  };
+  const Series series[] = {{"fields", "frame_", {".h5"}}, {"vtk", "fields_", {".vti"}},
+                           {"surface", "surface_", {".vtp", ".csv"}}};
+  for (const auto& [sub, prefix, suffixes] : series) {
     const fs::path d = dir / sub;
     if (real_dir(d)) {
-      remove_frame_files(d, prefix, std::string(sub) == "fields" ? ".h5" : ".vti", 0);
+      for (const char* suffix : suffixes) remove_frame_files(d, prefix, suffix, 0);
       std::error_code ec;
       if (fs::is_empty(d, ec)) remove_one(d);
     } else if (present(d)) {

@@ -71,6 +71,8 @@ void write_file(const fs::path& tmp, const h5::File& f, const Checkpoint& c) {
     f.write_array(root, "cyaw", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cyaw.data(), c.cyaw.size());
     f.write_array(root, "cpitch", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cpitch.data(), c.cpitch.size());
   }
+  if (!c.cd_pressure.empty())
+    f.write_array(root, "cd_pressure", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.cd_pressure.data(), c.cd_pressure.size());
   f.write_array(root, "frame_times", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.frame_times.data(), c.frame_times.size());
   if (!file.close()) f.fail("close (flush) file");
 }
@@ -143,6 +145,10 @@ Checkpoint read_checkpoint(const fs::path& path) {
       v->resize(samples);
       f.read_array(root, name, H5T_NATIVE_DOUBLE, v->data(), samples);
     }
+  }
+  if (H5Lexists(root, "cd_pressure", H5P_DEFAULT) > 0) {
+    c.cd_pressure.resize(samples);
+    f.read_array(root, "cd_pressure", H5T_NATIVE_DOUBLE, c.cd_pressure.data(), samples);
   }
   const hsize_t frames = f.dataset_size(root, "frame_times");
   c.frame_times.resize(frames);

@@ -29,6 +29,8 @@ struct Checkpoint {
   // 3D bodies: the moment coefficients of the same samples (empty otherwise, and in checkpoints written before
   // they were kept).
   std::vector<double> croll, cyaw, cpitch;
+  // The pressure part of each sample's C_D (empty in checkpoints written before it was kept).
+  std::vector<double> cd_pressure;
   // Times of the field frames written up to `step` (their files are numbered 0 .. n-1).
   std::vector<double> frame_times;
   std::string case_yaml;  // the case as run, for people

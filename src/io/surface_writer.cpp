@@ -20,6 +20,7 @@
 #include "src/io/atomic_file.hpp"
 #include "src/io/frame_fields.hpp"
 #include "src/io/pvd_writer.hpp"
+#include "src/io/surface_values.hpp"
 
 namespace aerolbm {
 namespace {
@@ -30,9 +31,8 @@ class SurfaceWriter final : public FieldWriter {
                 const std::vector<double>& resume_times)
       : run_dir_(run_dir), mesh_(std::move(mesh)), attributes_(attributes) {
     const std::size_t P = mesh_.points.size();
-    if (P == 0 || mesh_.triangles.empty()) throw std::invalid_argument("surface output: the body has no surface");
-    if (mesh_.normals.size() != P || mesh_.probe_cells.size() != 8 * P || mesh_.probe_weights.size() != 8 * P)
-      throw std::invalid_argument("surface output: normals or probes do not match the points");
+    check_surface_mesh(mesh_);
+    if (mesh_.triangles.empty()) throw std::invalid_argument("surface output: the body has no surface");
     for (const auto& t : mesh_.triangles)
       for (auto i : t)
         if (i < 0 || std::size_t(i) >= P) throw std::invalid_argument("surface output: triangle index out of range");
@@ -51,10 +51,14 @@ class SurfaceWriter final : public FieldWriter {
 
   std::unique_ptr<EncodedFrame> encode(const FrameData& frame, std::int64_t number) override {
     const std::size_t P = mesh_.points.size();
-    const float* pressure = nullptr;
-    for (const FieldView& f : frame.fields)
+    const float *pressure = nullptr, *velocity = nullptr;
+    for (const FieldView& f : frame.fields) {
       if (f.name == "pressure" && f.type == FieldType::Float32) pressure = static_cast<const float*>(f.data);
-    if (!pressure) throw std::invalid_argument("surface output needs the pressure field in the frame");
+      if (f.name == "velocity" && f.type == FieldType::Float32) velocity = static_cast<const float*>(f.data);
+    }
+    if (!pressure || !velocity)
+      throw std::invalid_argument("surface output needs the pressure and velocity fields in the frame");
+    const SurfaceValues values = surface_values(mesh_, pressure, velocity);
     auto e = std::make_unique<EncodedFrame>();
     e->number = number;
     e->time = frame.time;
@@ -66,20 +70,22 @@ class SurfaceWriter final : public FieldWriter {
     vtkNew<vtkPoints> pts;
     pts->SetDataTypeToDouble();
     pts->SetNumberOfPoints(vtkIdType(P));
-    vtkNew<vtkFloatArray> cp, normals;
+    vtkNew<vtkFloatArray> cp, cf, shear, normals;
     cp->SetName("Cp");
     cp->SetNumberOfValues(vtkIdType(P));
+    cf->SetName("Cf");
+    cf->SetNumberOfValues(vtkIdType(P));
+    shear->SetName("wall_shear");  // τ_w / (½ρU²) as a vector along the surface
+    shear->SetNumberOfComponents(3);
+    shear->SetNumberOfTuples(vtkIdType(P));
     normals->SetName("normals");
     normals->SetNumberOfComponents(3);
     normals->SetNumberOfTuples(vtkIdType(P));
     for (std::size_t p = 0; p < P; ++p) {
       pts->SetPoint(vtkIdType(p), mesh_.points[p].data());
-      double v = 0;
-      for (int k = 0; k < 8; ++k) {
-        const float w = mesh_.probe_weights[8 * p + k];
-        if (w != 0.0f) v += double(w) * double(pressure[std::size_t(mesh_.probe_cells[8 * p + k])]);
-      }
-      cp->SetValue(vtkIdType(p), float(v));
+      cp->SetValue(vtkIdType(p), values.cp[p]);
+      cf->SetValue(vtkIdType(p), values.cf[p]);
+      shear->SetTypedTuple(vtkIdType(p), &values.shear[3 * p]);
       const float n[3] = {float(mesh_.normals[p][0]), float(mesh_.normals[p][1]), float(mesh_.normals[p][2])};
       normals->SetTypedTuple(vtkIdType(p), n);
     }
@@ -92,6 +98,8 @@ class SurfaceWriter final : public FieldWriter {
     poly->SetPoints(pts);
     poly->SetPolys(polys);
     poly->GetPointData()->AddArray(cp);
+    poly->GetPointData()->AddArray(cf);
+    poly->GetPointData()->AddArray(shear);
     poly->GetPointData()->SetScalars(cp);
     poly->GetPointData()->SetNormals(normals);
     vtkFieldData* fd = poly->GetFieldData();
@@ -149,13 +157,7 @@ class SurfaceWriter final : public FieldWriter {
   std::int64_t frames() const override { return counter_; }
 
  protected:
-  // The surface has no grid of its own: the pressure array is checked when the frame is encoded.
-  std::vector<FieldView> fields_of(const Frame& frame) const override {
-    GridInfo g;
-    g.nx = std::int64_t(frame.pressure.size());
-    return present_fields(FieldPointers{nullptr, frame.pressure.empty() ? nullptr : frame.pressure.data()}, g,
-                          frame.time);
-  }
+  std::vector<FieldView> fields_of(const Frame& frame) const override { return surface_fields_of(frame); }
 
  private:
   static std::string file_name(std::int64_t number) { return "surface/surface_" + frame_number(number) + ".vtp"; }

@@ -123,6 +123,13 @@ class DistributedBackend final : public Backend, public BlockFieldsSource {
     return sum;
   }
 
+  std::array<double, 3> wall_pressure_force() override {
+    const auto f = local_->wall_pressure_force();
+    std::array<double, 3> sum{};
+    MPI_Allreduce(f.data(), sum.data(), 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    return sum;
+  }
+
   // Every rank's rows, placed in the global row order on every rank (Allgatherv of row, fx, fy, fz).
   void wall_force_cells(std::vector<double>& f) override {
     std::vector<double> lf;

@@ -16,6 +16,9 @@ struct CoefficientSample {
   double croll = std::numeric_limits<double>::quiet_NaN();
   double cyaw = std::numeric_limits<double>::quiet_NaN();
   double cpitch = std::numeric_limits<double>::quiet_NaN();
+  // The pressure part of C_D (Backend::wall_pressure_force); C_D − cd_pressure is the skin-friction drag. NaN for
+  // samples restored from a checkpoint written before it was kept.
+  double cd_pressure = std::numeric_limits<double>::quiet_NaN();
 };
 
 class ForceHistory {

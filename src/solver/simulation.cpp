@@ -67,6 +67,7 @@ CoefficientSample restored_sample(const Checkpoint& c, std::size_t i) {
     s.cyaw = c.cyaw[i];
     s.cpitch = c.cpitch[i];
   }
+  if (i < c.cd_pressure.size()) s.cd_pressure = c.cd_pressure[i];
   return s;
 }
 
@@ -189,6 +190,7 @@ std::vector<Simulation::Sample> Simulation::advance_chunk(std::int64_t next, std
     Sample s;
     s.step = sample_steps.at(i);
     s.force = samples[i].total;
+    const double cd_pressure = samples[i].pressure[0] * coef_;
     std::array<double, 3> cm{std::nan(""), std::nan(""), std::nan("")};
     if (loads_) {
       const BodyLoads l = loads_->loads(samples[i].cells);
@@ -200,11 +202,12 @@ std::vector<Simulation::Sample> Simulation::advance_chunk(std::int64_t next, std
     s.cd = s.force[0] * coef_;
     s.cl = s.force[1] * coef_;
     s.cs = s.force[2] * coef_;
+    s.extra.insert(s.extra.begin(), {cd_pressure, s.cd - cd_pressure});
     if (!checked && (!std::isfinite(s.cd) || !std::isfinite(s.cl))) {
       watchdog(step_, last_checkpoint);
       checked = true;
     }
-    history_.add({s.step, double(s.step) * units_.dt, s.cd, s.cl, s.cs, cm[0], cm[1], cm[2]});
+    history_.add({s.step, double(s.step) * units_.dt, s.cd, s.cl, s.cs, cm[0], cm[1], cm[2], cd_pressure});
     out.push_back(std::move(s));
   }
   return out;
@@ -380,9 +383,13 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
       {"u_lattice", std::to_string(u_ref)},
       {"force_units", "lattice units (rho=1, cell, step)"},
       {"coefficients", "C = F / (0.5 rho U^2 A); time in convective times L/U"}};
-  std::vector<std::string> extra_columns;
+  // The drag's pressure and skin-friction parts (Backend::wall_pressure_force) after the coefficients.
+  std::vector<std::string> extra_columns = {"Cd_pressure", "Cd_friction"};
+  header.push_back({"drag_split", "Cd = Cd_pressure + Cd_friction; pressure part: each link into the body carries "
+                                  "2 w_i rho c_i at its cell's density (docs/forces.md)"});
   if (loads) {
-    extra_columns = LoadIntegrator::csv_columns();
+    const auto load_columns = LoadIntegrator::csv_columns();
+    extra_columns.insert(extra_columns.end(), load_columns.begin(), load_columns.end());
     header.push_back({"moment_point_cells", std::to_string(ref->moment_point[0]) + " " +
                                                 std::to_string(ref->moment_point[1]) + " " +
                                                 std::to_string(ref->moment_point[2])});
@@ -425,14 +432,23 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
     if (format_on("vtk")) writers.push_back(make_vtk_writer(dir, grid, attrs, frame_times));
   }
   o.request = FrameRequest::from_names(case_.fields);
-  // 3D bodies: the surface with Cp at its vertices (VTK polydata) beside every frame; it needs the pressure.
-  // Decided alike on every rank: the request also shapes the collectively written frames.
+  // The body's surface with Cp and C_f beside every frame (src/io/surface_writer.hpp: 3D VTK polydata, 2D a
+  // table); it needs the pressure and the velocity. Decided alike on every rank: the request also shapes the
+  // collectively written frames.
   bool surface_on = false;
-  if ((format_on("hdf5") || format_on("vtk")) && dims == 3 && body_) {
-    const auto triangles = body_->surface();
-    if (!triangles.empty()) {
-      if (root) writers.push_back(make_surface_writer(dir, surface_mesh(triangles, domain_, grid), attrs, frame_times));
+  if ((format_on("hdf5") || format_on("vtk")) && body_) {
+    const auto triangles = dims == 3 ? body_->surface() : std::vector<Triangle>{};
+    const auto outline = dims == 2 ? body_->outline() : std::vector<Vec3>{};
+    if (!triangles.empty() || outline.size() >= 3) {
+      if (root) {
+        SurfaceMesh mesh = dims == 3 ? surface_mesh(triangles, domain_, grid) : surface_outline(outline, domain_, grid);
+        mesh.nu_lattice = units_.nu_lattice;
+        mesh.u_lattice = u_ref;
+        writers.push_back(dims == 3 ? make_surface_writer(dir, std::move(mesh), attrs, frame_times)
+                                    : make_surface_csv_writer(dir, std::move(mesh), frame_times));
+      }
       o.request.pressure = true;
+      o.request.velocity = true;
       surface_on = true;
     }
   }
@@ -443,6 +459,8 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
   std::vector<std::string> frame_names = case_.fields;
   if (o.request.pressure && std::find(frame_names.begin(), frame_names.end(), "pressure") == frame_names.end())
     frame_names.push_back("pressure");
+  if (o.request.velocity && std::find(frame_names.begin(), frame_names.end(), "velocity") == frame_names.end())
+    frame_names.push_back("velocity");
   FieldsTransferOptions transfer;
   transfer.max_in_flight = frames_in_flight(frame_host_bytes(frame_names, dims == 3, cells, false));
   transfer.frame_fields = true;
@@ -519,6 +537,7 @@ RunResult Simulation::run_steps(Outputs& o, bool root) {
       c.cd.push_back(s.cd);
       c.cl.push_back(s.cl);
       c.cs.push_back(s.cs);
+      c.cd_pressure.push_back(s.cd_pressure);
       if (loads) {
         c.croll.push_back(s.croll);
         c.cyaw.push_back(s.cyaw);
@@ -698,6 +717,11 @@ void Simulation::write_summary(const Outputs& o, RunResult& r, bool root) {
   co.set("cd_mean", r.cd_mean);
   co.set("cl_mean", r.cl_mean);
   co.set("cd_final", r.cd_final);
+  // The drag's parts over the same window (NaN-free samples only; null when none, e.g. an older checkpoint's).
+  const CoefficientStatistics* cdp = r.window.find("cd_pressure");
+  const CoefficientStatistics* cdf = r.window.find("cd_friction");
+  co.set("cd_pressure_mean", cdp ? Json(cdp->mean) : Json(nullptr));
+  co.set("cd_friction_mean", cdf ? Json(cdf->mean) : Json(nullptr));
   co.set("cl_final", r.cl_final);
   co.set("strouhal", r.strouhal ? Json(*r.strouhal) : Json(nullptr));
   add_window_analysis(co, r.window);

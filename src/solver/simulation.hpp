@@ -90,7 +90,7 @@ class Simulation {
     std::int64_t step = 0;
     std::array<double, 3> force{};
     double cd = 0, cl = 0, cs = 0;
-    std::vector<double> extra;  // 3D bodies: LoadIntegrator::csv_values
+    std::vector<double> extra;  // Cd_pressure, Cd_friction, then for 3D bodies LoadIntegrator::csv_values
   };
   struct Outputs;
   // run(), in its three parts: the run folder's outputs, the step schedule's frames, checkpoints and mean fields,

@@ -38,6 +38,24 @@ bool probe(const DomainData& d, const Vec3& p, std::int64_t* cells, float* weigh
   return true;
 }
 
+// The probe of point p at `v` (lattice coordinates) along the unit normal `n`: one cell out clears the interpolated
+// wall; thin trailing edges may need more.
+void place_probe(SurfaceMesh& m, std::size_t p, const DomainData& d, const Vec3& v, const Vec3& n) {
+  for (double dist : {1.0, 1.5, 2.0, 3.0}) {
+    const Vec3 s = {v[0] + dist * n[0], v[1] + dist * n[1], v[2] + dist * n[2]};
+    m.probe_distance[p] = dist;
+    if (probe(d, s, &m.probe_cells[8 * p], &m.probe_weights[8 * p])) break;
+  }
+}
+
+void size_probes(SurfaceMesh& m, std::size_t P) {
+  m.points.resize(P);
+  m.normals.resize(P);
+  m.probe_cells.assign(8 * P, 0);
+  m.probe_weights.assign(8 * P, 0.0f);
+  m.probe_distance.assign(P, 1.0);
+}
+
 }  // namespace
 
 SurfaceMesh surface_mesh(const std::vector<Triangle>& triangles, const DomainData& d, const GridInfo& g) {
@@ -61,10 +79,7 @@ SurfaceMesh surface_mesh(const std::vector<Triangle>& triangles, const DomainDat
     m.triangles.push_back(ids);
   }
   const std::size_t P = lattice_points.size();
-  m.points.resize(P);
-  m.normals.resize(P);
-  m.probe_cells.assign(8 * P, 0);
-  m.probe_weights.assign(8 * P, 0.0f);
+  size_probes(m, P);
   for (std::size_t p = 0; p < P; ++p) {
     const Vec3& v = lattice_points[p];
     const double len = std::sqrt(normal_sum[p][0] * normal_sum[p][0] + normal_sum[p][1] * normal_sum[p][1] +
@@ -73,11 +88,34 @@ SurfaceMesh surface_mesh(const std::vector<Triangle>& triangles, const DomainDat
     if (len > 0) n = {normal_sum[p][0] / len, normal_sum[p][1] / len, normal_sum[p][2] / len};
     m.normals[p] = n;
     for (int a = 0; a < 3; ++a) m.points[p][a] = g.origin[a] + (v[a] - 0.5) * g.spacing[a];
-    // One cell out along the normal clears the interpolated wall; thin trailing edges may need more.
-    for (double dist : {1.0, 1.5, 2.0, 3.0}) {
-      const Vec3 s = {v[0] + dist * n[0], v[1] + dist * n[1], v[2] + dist * n[2]};
-      if (probe(d, s, &m.probe_cells[8 * p], &m.probe_weights[8 * p])) break;
-    }
+    place_probe(m, p, d, v, n);
+  }
+  return m;
+}
+
+SurfaceMesh surface_outline(const std::vector<Vec3>& outline, const DomainData& d, const GridInfo& g) {
+  SurfaceMesh m;
+  const std::size_t P = outline.size();
+  size_probes(m, P);
+  if (P < 3) return m;
+  double area2 = 0;  // twice the signed area: > 0 when the outline runs counter-clockwise
+  for (std::size_t p = 0; p < P; ++p) {
+    const Vec3& a = outline[p];
+    const Vec3& b = outline[(p + 1) % P];
+    area2 += a[0] * b[1] - b[0] * a[1];
+  }
+  const double side = area2 > 0 ? 1.0 : -1.0;
+  for (std::size_t p = 0; p < P; ++p) {
+    const Vec3& prev = outline[(p + P - 1) % P];
+    const Vec3& next = outline[(p + 1) % P];
+    const double tx = next[0] - prev[0], ty = next[1] - prev[1];
+    const double len = std::hypot(tx, ty);
+    const Vec3 n = len > 0 ? Vec3{side * ty / len, -side * tx / len, 0.0} : Vec3{0, 0, 0};
+    // The one layer of a 2D grid: its cell centres at z = ½.
+    const Vec3 v = {outline[p][0], outline[p][1], 0.5};
+    m.normals[p] = n;
+    m.points[p] = {g.origin[0] + (v[0] - 0.5) * g.spacing[0], g.origin[1] + (v[1] - 0.5) * g.spacing[1], 0.0};
+    place_probe(m, p, d, v, n);
   }
   return m;
 }

@@ -16,7 +16,7 @@ const CoefficientStatistics* WindowAnalysis::find(const std::string& name) const
 WindowAnalysis analyse_window(const std::vector<CoefficientSample>& window, int dims, double requested) {
   WindowAnalysis a;
   a.window.requested = requested;
-  std::vector<double> t, cd, cl, cs, croll, cyaw, cpitch;
+  std::vector<double> t, cd, cl, cs, croll, cyaw, cpitch, cdp, cdf;
   for (const auto& s : window) {
     // Strictly increasing times only (the spectrum needs them): a repeated sample would end a finished run in an
     // exception. None are expected; this keeps the end of a run safe from one.
@@ -28,6 +28,8 @@ WindowAnalysis analyse_window(const std::vector<CoefficientSample>& window, int 
     croll.push_back(s.croll);
     cyaw.push_back(s.cyaw);
     cpitch.push_back(s.cpitch);
+    cdp.push_back(s.cd_pressure);
+    cdf.push_back(s.cd - s.cd_pressure);
   }
   a.window.samples = int(t.size());
   if (!t.empty()) {
@@ -53,6 +55,11 @@ WindowAnalysis analyse_window(const std::vector<CoefficientSample>& window, int 
     for (const auto& [name, v] : moments)
       if (std::any_of(v->begin(), v->end(), [](double x) { return std::isfinite(x); }))
         a.coefficients.emplace_back(name, coefficient_statistics(t, *v, period));
+  }
+  // The drag's pressure and friction parts, when every sample of the window has them.
+  if (!cdp.empty() && std::all_of(cdp.begin(), cdp.end(), [](double x) { return std::isfinite(x); })) {
+    a.coefficients.emplace_back("cd_pressure", coefficient_statistics(t, cdp, period));
+    a.coefficients.emplace_back("cd_friction", coefficient_statistics(t, cdf, period));
   }
   a.convergence = judge_convergence({a.coefficients[0], a.coefficients[1]}, a.window);
   return a;

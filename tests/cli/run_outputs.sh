@@ -5,7 +5,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 "$BIN" run "$SRC/cases/naca0012_re1000_aoa5.yaml" --backend cpu -o "$WORK/run" --steps 300 \
   --set output.every=100 --set forces.every=10 --set geometry.chord_cells=32 --set flow.angle_of_attack_deg=8 \
   > "$WORK/log" 2>&1 || { cat "$WORK/log"; exit 1; }
-for f in summary.json forces.csv fields.h5 fields.xdmf fields.pvd case.yaml vtk/fields_000000.vti vtk/fields_000002.vti; do
+for f in summary.json forces.csv fields.h5 fields.xdmf fields.pvd case.yaml vtk/fields_000000.vti vtk/fields_000002.vti \
+  surface/surface_000000.csv surface/surface_000002.csv; do
   [ -s "$WORK/run/$f" ] || { echo "missing $f"; ls -R "$WORK/run"; exit 1; }
 done
 grep -q "τ = " "$WORK/log" || { echo "the lattice-unit summary was not printed"; exit 1; }
@@ -20,13 +21,31 @@ for k in ("case", "backend", "device", "lattice", "grid", "steps", "wall_time_s"
 assert s["steps"] == 300 and s["backend"] == "cpu" and s["lattice"] == "D2Q9"
 assert s["grid"]["nx"] == 320 and s["grid"]["ny"] == 160, s["grid"]
 c = s["coefficients"]
-for k in ("cd_mean", "cl_mean", "cd_final", "cl_final", "strouhal"):
+for k in ("cd_mean", "cl_mean", "cd_final", "cl_final", "strouhal", "cd_pressure_mean", "cd_friction_mean"):
     assert k in c, k
+# The drag's parts add up to the drag, and on an airfoil at Re 1000 both push it back.
+assert abs(c["cd_pressure_mean"] + c["cd_friction_mean"] - c["cd_mean"]) < 1e-9 * abs(c["cd_mean"]) + 1e-12, c
+assert c["cd_pressure_mean"] > 0 and c["cd_friction_mean"] > 0, c
 rows = [r for r in open(f"{run}/forces.csv") if not r.startswith("#")]
-assert rows[0].strip() == "step,time,Fx,Fy,Cd,Cl", rows[0]
+assert rows[0].strip() == "step,time,Fx,Fy,Cd,Cl,Cd_pressure,Cd_friction", rows[0]
 data = list(csv.reader(rows[1:]))
 assert len(data) == 30 and int(data[-1][0]) == 300, len(data)
+for r in data:
+    cd, cdp, cdf = float(r[4]), float(r[6]), float(r[7])
+    assert abs(cdp + cdf - cd) <= 2e-8 * max(1.0, abs(cd)), r   # 9 significant digits each
 print("summary ok:", c)
+# The surface table of the last frame: one line per outline point, a stagnation point (Cp near 1) and suction,
+# a skin friction that is positive somewhere and as large as its vector.
+lines = [l for l in open(f"{run}/surface/surface_000002.csv") if not l.startswith("#")]
+assert lines[0].strip() == "x,y,nx,ny,Cp,Cf,Cf_x,Cf_y", lines[0]
+pts = [[float(x) for x in l.split(",")] for l in lines[1:]]
+assert len(pts) > 50, len(pts)
+cp = [p[4] for p in pts]
+assert 0.6 < max(cp) < 1.3 and min(cp) < -0.3, (min(cp), max(cp))
+assert max(p[5] for p in pts) > 0
+for p in pts:
+    assert abs(abs(p[5]) - (p[6] ** 2 + p[7] ** 2) ** 0.5) <= 1e-6 * (1 + abs(p[5])), p
+print("surface ok:", len(pts), "points, Cp", min(cp), max(cp))
 PY
 if "$PY" -c "import h5py" 2>/dev/null; then
 "$PY" - "$WORK/run" <<'PY'

@@ -58,6 +58,14 @@ void expect_same(const Result& a, const Result& b, const std::string& what) {
       EXPECT_TRUE(std::isfinite(y)) << what;
       EXPECT_NEAR(y, x, 1e-12 * scale + 1e-300) << what << ": force sample " << i << " component " << c;
     }
+    // The pressure part (wall_pressure_force): equal to rounding of the larger of the two samples' largest
+    // components (its terms are as large as the force's), and not zero (the body is pushed).
+    double pscale = 0;
+    for (int c = 0; c < 3; ++c) pscale = std::max(pscale, std::abs(a.samples[i].pressure[c]));
+    EXPECT_GT(pscale, 0.0) << what << ": sample " << i << " has no pressure part";
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(b.samples[i].pressure[c], a.samples[i].pressure[c], 1e-12 * std::max(scale, pscale) + 1e-300)
+          << what << ": pressure part of sample " << i << " component " << c;
   }
 }
 

@@ -131,6 +131,11 @@ def check_wing(run, out):
     if "Cp" in surface.PointData.keys():
         lo, hi = surface.PointData["Cp"].GetRange(0)
         check(0.5 < hi < 1.5 and -5 < lo < 0, f"surface: Cp range ({lo:.3f}, {hi:.3f}) has a stagnation point and suction")
+    for name in ("Cf", "wall_shear"):
+        check(name in surface.PointData.keys(), f"surface: point array {name}")
+    if "Cf" in surface.PointData.keys():
+        lo, hi = surface.PointData["Cf"].GetRange(0)
+        check(lo >= 0 and 0 < hi < 1, f"surface: Cf range ({lo:.4f}, {hi:.4f}) non-negative, positive somewhere")
     sys.path.insert(0, os.path.join(SRC, "postprocess", "paraview"))
     import render_wing
     path = os.path.join(out, "wing.png")
