@@ -329,7 +329,8 @@ AEROLBM_HD std::uint32_t mix_bits(std::uint32_t v) {
 
 // Initial state: equilibrium at ρ = 1 with the inflow profile (uniform or parabolic) in every fluid cell, rest in
 // the body. Starting from the inflow profile rather than a plug spares a channel case the slow viscous diffusion of
-// the profile across the channel. Cases without an inlet (periodic, body-force driven) start at rest.
+// the profile across the channel. Cases without an inlet (periodic, body-force driven) start with
+// k.initial_velocity (physics.initial_velocity; rest by default).
 template <class L, class R, class Acc>
 AEROLBM_HD void initialize_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, std::int64_t n) {
   const int x[3] = {int(n % g.n[0]), int((n / g.n[0]) % g.n[1]), int(n / (std::int64_t(g.n[0]) * g.n[1]))};
@@ -369,6 +370,9 @@ AEROLBM_HD void initialize_cell(const GridView& g, const StepConstants<R>& k, Ac
     }
   } else if (has_inlet && !solid) {
     inlet_velocity<L, R>(g, k, x, u);
+  } else if (!solid) {
+    AEROLBM_UNROLL
+    for (int a = 0; a < 3; ++a) u[a] = k.initial_velocity[a];
   }
   if (k.initial_noise > R(0) && !solid) {
     // A hash of the cell's global index and the axis, the same on every backend and for every split into blocks.

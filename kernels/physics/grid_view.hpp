@@ -67,6 +67,7 @@ struct StepConstants {
   R free_stream[27];
   R taylor_green;          // initial Taylor–Green peak speed (0: start from the inflow profile)
   R initial_noise;         // largest initial velocity perturbation per axis (0: none)
+  R initial_velocity[3];   // the initial flow of a case without a velocity inlet (PhysicsParams::initial_velocity)
 };
 
 // The inflow's share of its full speed in step `step` (the step that makes state step + 1), or for the initial
@@ -112,6 +113,7 @@ inline StepConstants<R> make_step_constants(const PhysicsParams& p, double scale
   }
   k.taylor_green = R(p.taylor_green_amplitude);
   k.initial_noise = R(p.initial_noise);
+  for (int a = 0; a < 3; ++a) k.initial_velocity[a] = R(p.initial_velocity[a]);
   return k;
 }
 

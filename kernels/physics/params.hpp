@@ -101,6 +101,9 @@ struct PhysicsParams {
   // (lattice units) per axis, the seed that a flow with a homogeneous direction (a span-periodic body) needs to
   // leave its symmetric two-dimensional state (initialize_cell, cell_update.hpp).
   double initial_noise = 0;
+  // The initial velocity (lattice units) of the fluid cells of a case without a velocity inlet, which otherwise
+  // start at rest (physics.initial_velocity; a body-force-driven periodic channel starts at its bulk speed).
+  double initial_velocity[3] = {0, 0, 0};
 };
 
 }  // namespace aerolbm

@@ -41,6 +41,9 @@ struct Case {
   bool allow_high_mach = false;       // physics.allow_high_mach: Mach > 0.3 only when set
   std::array<double, 3> body_force = {0, 0, 0};  // physics.body_force, lattice units (validation cases)
   double initial_noise = 0;  // physics.initial_noise, a fraction of the inflow speed
+  // physics.initial_velocity, in units of the reference speed: the initial flow of a case without a velocity
+  // inlet (a body-force-driven periodic channel), which otherwise starts at rest.
+  std::array<double, 3> initial_velocity = {0, 0, 0};
 
   // geometry
   GeometryType geometry = GeometryType::Naca4;

@@ -88,6 +88,19 @@ void read_physics(const SectionReader& r, int dims, Case& c) {
       for (int i = 0; i < dims; ++i) c.body_force[i] = (*f)[i];
     }
   }
+
+  const std::string u_example = dims == 2 ? "[1, 0]" : "[1, 0, 0]";
+  if (auto u = r.numbers("initial_velocity", {-2, 2, true, true},
+                         "The initial velocity is in units of the reference speed (physics.mach's); beyond 2 the "
+                         "flow starts faster than the lattice carries.",
+                         u_example)) {
+    if (static_cast<int>(u->size()) != dims) {
+      r.problem("initial_velocity", std::to_string(dims) + " numbers for lattice.stencil " + stencil_name(c.stencil),
+                std::to_string(u->size()) + " numbers", "Give one component per direction, e.g. " + u_example + ".");
+    } else {
+      for (int i = 0; i < dims; ++i) c.initial_velocity[i] = (*u)[i];
+    }
+  }
 }
 
 // Two entries for D2Q9 (x, y), three for 3D stencils (x, y, z).

@@ -43,7 +43,9 @@ void check_averages_formats(const SectionReader& out, const Case& c) {
 
 // The body (as a box around its outline at the angle of attack) must sit wholly inside the domain, or the
 // voxeliser would cut it at the boundary.
-// 3D bodies (wing, stl): the box of the placed mesh; a half wing may start at the symmetry plane z = 0.
+// 3D bodies (wing, stl): the box of the placed mesh; a half wing may start at the symmetry plane z = 0. Along an
+// axis whose faces are a periodic pair the body may run through them (the walls of a periodic channel, a body
+// through the whole span): the voxeliser takes each cell and link as it lies, the streaming joins the faces.
 void check_3d_body_inside(const SectionReader& root, const Case& c) {
   const SectionReader d = root.sub("domain"), g = root.sub("geometry");
   std::optional<std::array<Vec3, 2>> box;
@@ -59,8 +61,10 @@ void check_3d_body_inside(const SectionReader& root, const Case& c) {
   if (!box) return;
   const auto& s = c.size_chords;
   const auto& b = *box;
+  const bool periodic[3] = {c.inlet == FaceBC::Periodic, c.lateral == FaceBC::Periodic, c.span == FaceBC::Periodic};
   bool fits = true;
   for (int a = 0; a < 3; ++a) {
+    if (periodic[a]) continue;
     const bool low_ok = (a == 2 && is_half_model(c)) ? b[0][a] >= 0 : b[0][a] > 0;
     fits = fits && low_ok && b[1][a] < s[a];
   }
@@ -72,7 +76,18 @@ void check_3d_body_inside(const SectionReader& root, const Case& c) {
                 format_significant(b[0][1]) + " to " + format_significant(b[1][1]) + ", z " +
                 format_significant(b[0][2]) + " to " + format_significant(b[1][2]),
             "Move the body (domain.body_position_chords) or enlarge domain.size_chords (z is the span); a few "
-            "reference lengths of fluid on every side keep the boundaries from disturbing the flow.");
+            "reference lengths of fluid on every side keep the boundaries from disturbing the flow. (Along an "
+            "axis with periodic faces the body may run through them.)");
+}
+
+// physics.initial_velocity is the initial flow of a case without an inlet; an inlet's profile sets it otherwise.
+void check_initial_velocity(const SectionReader& physics, const Case& c) {
+  const auto& u = c.initial_velocity;
+  if (c.inlet != FaceBC::Velocity || (u[0] == 0 && u[1] == 0 && u[2] == 0)) return;
+  physics.problem("initial_velocity", "no initial velocity with a velocity inlet (boundaries.inlet: velocity)",
+                  "a non-zero initial velocity",
+                  "With a velocity inlet the run starts from the inflow profile; physics.initial_velocity is for "
+                  "cases without one (periodic channels driven by physics.body_force). Remove it.");
 }
 
 // A half wing's low z face is its symmetry plane: periodic z faces would join it to the far side.
@@ -204,6 +219,7 @@ void check_consistency(const SectionReader& root, const Case& c) {
   check_wale_kernel(root.sub("lattice"), c);
   check_wall_model_kernel(root, c);
   check_half_model(root.sub("boundaries"), c);
+  check_initial_velocity(root.sub("physics"), c);
   const SectionReader domain = root.sub("domain");
   check_body_inside(root, c);
   const LatticeUnits u = lattice_units(c);

@@ -25,7 +25,7 @@ KeySpec build_schema() {
           section("physics",
                   {leaf("reynolds", K::Number), leaf("mach", K::Number), leaf("angle_of_attack_deg", K::Number),
                    leaf("allow_high_mach", K::Boolean), leaf("body_force", K::NumberList),
-                   leaf("initial_noise", K::Number)}),
+                   leaf("initial_noise", K::Number), leaf("initial_velocity", K::NumberList)}),
           // One table for every geometry type; which keys a given type accepts is checked in case_sections.cpp.
           section("geometry",
                   {leaf("type", K::Choice, {"naca4", "selig", "cylinder", "wing", "stl", "none"}), leaf("code", K::String),

@@ -60,6 +60,11 @@ DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body) 
       }
       lo[a] = std::max<std::int64_t>(0, std::int64_t(std::floor(bb[0][a] - 0.5)));
       hi[a] = std::min<std::int64_t>(n[a] - 1, std::int64_t(std::ceil(bb[1][a] - 0.5)));
+      // A body may run through a pair of periodic faces (the walls of a periodic channel): the streaming joins
+      // them, and its cells and links are taken as they lie.
+      const bool periodic_axis = (a == 0 && c.inlet == FaceBC::Periodic) || (a == 1 && c.lateral == FaceBC::Periodic) ||
+                                 (a == 2 && c.span == FaceBC::Periodic && !half_model);
+      if (periodic_axis) continue;
       // Two cells of fluid between the body and any face keep the boundary stencils apart from the wall ones.
       // A half wing's root lies on the symmetry plane z = 0 by design.
       const bool open_x = a == 0 && (c.inlet != FaceBC::Periodic);
@@ -181,6 +186,7 @@ PhysicsParams physics_params(const Case& c, const LatticeUnits& u) {
   p.wale = c.les_model == "wale" ? c.les_constant : 0.0;
   for (int a = 0; a < 3; ++a) p.body_force[a] = c.body_force[a];
   p.initial_noise = c.initial_noise * u.u_lattice;
+  for (int a = 0; a < 3; ++a) p.initial_velocity[a] = c.initial_velocity[a] * u.u_lattice;
   p.u_inlet[0] = c.inlet == FaceBC::Velocity ? u.u_lattice : 0.0;
   p.u_inlet[1] = p.u_inlet[2] = 0.0;
   p.inlet_profile = c.inlet_profile;

@@ -16,6 +16,7 @@ expect_bad yaml_syntax       "syntax.yaml"                 run "$WORK/syntax.yam
 expect_bad missing_file      "no_such_case.yaml"           run "$WORK/no_such_case.yaml" -o "$WORK/out"
 expect_bad high_mach         "allow_high_mach"             run "$good" --set physics.mach=0.4 -o "$WORK/out"
 expect_bad initial_noise     "physics.initial_noise"       run "$good" --set physics.initial_noise=2 -o "$WORK/out"
+expect_bad initial_velocity  "physics.initial_velocity"    run "$good" --set 'physics.initial_velocity=[1,0]' -o "$WORK/out"
 expect_bad bad_override      "physics.reynold"             run "$good" --set physics.reynold=5 -o "$WORK/out"
 expect_bad out_of_range      "angle_of_attack_deg"         run "$good" --set flow.angle_of_attack_deg=120 -o "$WORK/out"
 expect_bad body_outside      "body_position_chords"        run "$good" --set domain.body_position_chords=[0.1,2.5] -o "$WORK/out"

@@ -40,6 +40,7 @@ void expect_same_case(const Case& a, const Case& b) {
   EXPECT_EQ(a.allow_high_mach, b.allow_high_mach);
   EXPECT_EQ(a.body_force, b.body_force);
   EXPECT_EQ(a.initial_noise, b.initial_noise);
+  EXPECT_EQ(a.initial_velocity, b.initial_velocity);
   EXPECT_EQ(a.geometry, b.geometry);
   EXPECT_EQ(a.naca_code, b.naca_code);
   EXPECT_EQ(a.selig_file, b.selig_file);
