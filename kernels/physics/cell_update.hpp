@@ -165,7 +165,8 @@ AEROLBM_HD void update_interior_cell(const GridView& g, const StepConstants<R>& 
 // `f`: its relaxation time raised by the wall-function eddy viscosity (wall_model.hpp) for its velocity (the
 // pre-collision one, with half the body force) and the wall's normal and distance from its links into the body
 // (bit i of b.wall: population i arrives through the body, so link opposite(i) leads into it; the fractions from
-// row b.row of the wall table). LES models act on top (with_eddy_viscosity raises τ₀ too).
+// row b.row of the wall table). This is the cell's whole eddy viscosity (update_boundary_cell applies no LES model
+// on top of it).
 template <class L, class R>
 AEROLBM_HD CollisionConstants<R> wall_function_constants(const GridView& g, const CollisionConstants<R>& k,
                                                          const BoundaryLinks& b, const R (&f)[L::Q]) {
@@ -198,8 +199,18 @@ AEROLBM_HD void update_boundary_cell(const GridView& g, const StepConstants<R>& 
   pull_boundary<L, R>(g, k, acc, x, n, b, f);
   if constexpr ((Extras & extras::wall_function) != 0) {
     if (b.wall != 0 && b.row >= 0) {
-      const CollisionConstants<R> kw = wall_function_constants<L, R>(g, k.coll, b, f);
-      collide_and_store_with<L, R, true, Extras>(g, k, kw, acc, x[0], x[1], x[2], n, f);
+      // The wall model's eddy viscosity is the cell's whole one: an LES model's, from the steep resolved gradient
+      // next to the wall, would add to the modelled wall stress (in a turbulent channel it made the wall shear
+      // several times the law of the wall's). What is left there, τ − ½ ≈ 3 u_τ y / u⁺ (a few 10⁻⁴ at high Re),
+      // is too little damping for BGK or TRT, so the cell collides entropically (KBC, collide_entropic) whatever
+      // the bulk's collision: the shear relaxes with the modelled viscosity, the other moments as stability needs.
+      CollisionConstants<R> kw = wall_function_constants<L, R>(g, k.coll, b, f);
+      kw.les_c = R(0);
+      collide_entropic<L, R>(f, kw);
+      sponge_cell<L, typename Acc::stored_type, R>(g, k, x[0], x[1], x[2], f);
+      AEROLBM_UNROLL
+      for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
+      if constexpr ((Extras & extras::wale) != 0) store_velocity_of<L, R, typename Acc::stored_type>(g, n, f);
       return;
     }
   }
