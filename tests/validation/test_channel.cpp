@@ -100,7 +100,7 @@ void expect_lee_moser(const ChannelResult& r, double re_tau, double ub_plus) {
 }
 
 TEST(ChannelLong, ReTau1000AgainstLeeMoser) {
-  const ChannelResult r = run_channel("channel_re_tau1000.yaml", 1000, 300, 300);
+  const ChannelResult r = run_channel("channel_re_tau1000.yaml", 1000, 500, 500);
   expect_lee_moser(r, 1000, 19.99);
 }
 
@@ -111,7 +111,7 @@ TEST(ChannelLong, ReTau5200AgainstLeeMoser) {
 
 // The coarsest grid the wall model is meant for, Δx⁺ = 125 (h = 8 cells), fewer eddy turnovers.
 TEST(ChannelLong, ReTau1000CoarseAgainstLeeMoser) {
-  const ChannelResult r = run_channel("channel_re_tau1000.yaml", 1000, 200, 200, 8);
+  const ChannelResult r = run_channel("channel_re_tau1000.yaml", 1000, 300, 300, 8);
   expect_lee_moser(r, 1000, 19.99);
 }
 
