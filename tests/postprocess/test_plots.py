@@ -13,8 +13,9 @@ import plot_errors
 import plot_fields
 import plot_forces
 import plot_polar
+import plot_surface
 
-SCRIPTS = ["plot_forces.py", "plot_cp.py", "plot_fields.py", "plot_errors.py", "plot_polar.py"]
+SCRIPTS = ["plot_forces.py", "plot_cp.py", "plot_fields.py", "plot_errors.py", "plot_polar.py", "plot_surface.py"]
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
@@ -44,6 +45,24 @@ def test_forces_from_time_crops(run_dir):
     t0 = float(np.median(f["time"]))
     fig = plot_forces.plot_forces([run_dir], from_time=t0)
     assert fig.axes[0].get_xlim()[0] == pytest.approx(f["time"][f["time"] >= t0].min())
+
+
+def test_surface_table_plot(run_dir, tmp_path):
+    r = run_script("plot_surface.py", run_dir, "--output", tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "surface.png").stat().st_size > 10000
+    s = plot_surface.read_surface(run_dir)
+    fig = plot_surface.plot_surface(run_dir)
+    ax_cp, ax_cf = fig.axes
+    # Every point of the table is plotted, upper and lower side together, Cp and C_f as the run wrote them.
+    cp = np.concatenate([l.get_ydata() for l in ax_cp.lines])
+    cf = np.concatenate([l.get_ydata() for l in ax_cf.lines if len(l.get_ydata()) > 2])
+    assert sorted(cp) == pytest.approx(sorted(s["Cp"])) and sorted(cf) == pytest.approx(sorted(s["Cf"]))
+    assert ax_cp.yaxis_inverted()
+    # A stagnation point and suction on an airfoil at 6 degrees, and skin friction along the chord.
+    assert s["Cp"].max() > 0.5 and s["Cp"].min() < -0.3 and s["Cf"].max() > 0
+    bad = run_script("plot_surface.py", str(tmp_path / "nothing"))
+    assert bad.returncode == 2 and "surface" in bad.stderr
 
 
 def test_cp_surface(run_dir, tmp_path):
