@@ -29,14 +29,7 @@ class SurfaceCsvWriter final : public FieldWriter {
   }
 
   std::unique_ptr<EncodedFrame> encode(const FrameData& frame, std::int64_t number) override {
-    const float *pressure = nullptr, *velocity = nullptr;
-    for (const FieldView& f : frame.fields) {
-      if (f.name == "pressure" && f.type == FieldType::Float32) pressure = static_cast<const float*>(f.data);
-      if (f.name == "velocity" && f.type == FieldType::Float32) velocity = static_cast<const float*>(f.data);
-    }
-    if (!pressure || !velocity)
-      throw std::invalid_argument("surface output needs the pressure and velocity fields in the frame");
-    const SurfaceValues v = surface_values(mesh_, pressure, velocity);
+    const SurfaceValues v = surface_values(mesh_, frame.fields);
     std::string text = "# step: " + std::to_string(frame.step) + "\n# time: " + format_double(frame.time, 9) +
                        " (convective times)\n"
                        "# x, y: surface point (reference lengths); nx, ny: outward unit normal\n"

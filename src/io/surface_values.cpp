@@ -19,6 +19,17 @@ void check_surface_mesh(const SurfaceMesh& m) {
     throw std::invalid_argument("surface output: the viscosity and speed in lattice units must be positive");
 }
 
+SurfaceValues surface_values(const SurfaceMesh& mesh, const std::vector<FieldView>& fields) {
+  const float *pressure = nullptr, *velocity = nullptr;
+  for (const FieldView& f : fields) {
+    if (f.name == "pressure" && f.type == FieldType::Float32) pressure = static_cast<const float*>(f.data);
+    if (f.name == "velocity" && f.type == FieldType::Float32) velocity = static_cast<const float*>(f.data);
+  }
+  if (!pressure || !velocity)
+    throw std::invalid_argument("surface output needs the pressure and velocity fields in the frame");
+  return surface_values(mesh, pressure, velocity);
+}
+
 std::vector<FieldView> surface_fields_of(const Frame& frame) {
   if (frame.pressure.empty() || frame.velocity.size() != 3 * frame.pressure.size())
     throw std::invalid_argument("surface output needs the pressure and velocity fields in the frame");

@@ -23,6 +23,10 @@ struct SurfaceValues {
 // `pressure` (Cp) and `velocity` (u/U, three per cell, interleaved) are frame arrays over the whole grid.
 SurfaceValues surface_values(const SurfaceMesh& mesh, const float* pressure, const float* velocity);
 
+// The same from a frame's fields (FrameData::fields), which must hold "pressure" and "velocity" as Float32
+// (std::invalid_argument otherwise).
+SurfaceValues surface_values(const SurfaceMesh& mesh, const std::vector<FieldView>& fields);
+
 // Checks what both surface writers need: points, normals and probes of matching sizes, positive probe distances
 // and lattice units. Throws std::invalid_argument naming what is wrong.
 void check_surface_mesh(const SurfaceMesh& mesh);

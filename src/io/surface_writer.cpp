@@ -51,14 +51,7 @@ class SurfaceWriter final : public FieldWriter {
 
   std::unique_ptr<EncodedFrame> encode(const FrameData& frame, std::int64_t number) override {
     const std::size_t P = mesh_.points.size();
-    const float *pressure = nullptr, *velocity = nullptr;
-    for (const FieldView& f : frame.fields) {
-      if (f.name == "pressure" && f.type == FieldType::Float32) pressure = static_cast<const float*>(f.data);
-      if (f.name == "velocity" && f.type == FieldType::Float32) velocity = static_cast<const float*>(f.data);
-    }
-    if (!pressure || !velocity)
-      throw std::invalid_argument("surface output needs the pressure and velocity fields in the frame");
-    const SurfaceValues values = surface_values(mesh_, pressure, velocity);
+    const SurfaceValues values = surface_values(mesh_, frame.fields);
     auto e = std::make_unique<EncodedFrame>();
     e->number = number;
     e->time = frame.time;
