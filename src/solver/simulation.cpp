@@ -433,10 +433,13 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
   }
   o.request = FrameRequest::from_names(case_.fields);
   // The body's surface with Cp and C_f beside every frame (src/io/surface_writer.hpp: 3D VTK polydata, 2D a
-  // table); it needs the pressure and the velocity. Decided alike on every rank: the request also shapes the
-  // collectively written frames.
+  // table), when the frames carry the pressure and the velocity it is made from (output.fields; the default). A
+  // field list without them keeps the frames as small as asked, without the surface.
+  const auto field_asked = [&](const char* f) {
+    return std::find(case_.fields.begin(), case_.fields.end(), f) != case_.fields.end();
+  };
   bool surface_on = false;
-  if ((format_on("hdf5") || format_on("vtk")) && body_) {
+  if ((format_on("hdf5") || format_on("vtk")) && body_ && field_asked("pressure") && field_asked("velocity")) {
     const auto triangles = dims == 3 ? body_->surface() : std::vector<Triangle>{};
     const auto outline = dims == 2 ? body_->outline() : std::vector<Vec3>{};
     if (!triangles.empty() || outline.size() >= 3) {
@@ -447,8 +450,6 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
         writers.push_back(dims == 3 ? make_surface_writer(dir, std::move(mesh), attrs, frame_times)
                                     : make_surface_csv_writer(dir, std::move(mesh), frame_times));
       }
-      o.request.pressure = true;
-      o.request.velocity = true;
       surface_on = true;
     }
   }
@@ -456,11 +457,7 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
   o.gather = format_on("vtk") || surface_on || (format_on("hdf5") && !o.collective);
   // The output pipeline holds as many frames as fit in its memory budget; the backend computes the finished fields
   // itself where it can (the GPU: kernels/cuda/frame_fields.cu), else the pipeline builds them on the host.
-  std::vector<std::string> frame_names = case_.fields;
-  if (o.request.pressure && std::find(frame_names.begin(), frame_names.end(), "pressure") == frame_names.end())
-    frame_names.push_back("pressure");
-  if (o.request.velocity && std::find(frame_names.begin(), frame_names.end(), "velocity") == frame_names.end())
-    frame_names.push_back("velocity");
+  const std::vector<std::string>& frame_names = case_.fields;
   FieldsTransferOptions transfer;
   transfer.max_in_flight = frames_in_flight(frame_host_bytes(frame_names, dims == 3, cells, false));
   transfer.frame_fields = true;

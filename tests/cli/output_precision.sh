@@ -56,7 +56,7 @@ assert 'NumberType="Float" Precision="4"' in xdmf and 'Precision="2"' not in xdm
 
 def frame_files(run):
     total = 0
-    for sub in ("fields", "vtk"):
+    for sub in ("fields", "vtk", "surface"):  # surface: the 2D body's surface table beside each frame
         for f in os.listdir(f"{run}/{sub}"):
             total += os.path.getsize(f"{run}/{sub}/{f}")
     return total
