@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Polar from several runs (or a sweep folder holding run folders): Cl against the angle of attack and Cl
-against Cd, from the mean coefficients in each run's summary.json."""
+against Cd, from the mean coefficients in each run's summary.json; or from a polar.csv (`aerolbm predict
+--polar`) in a folder given."""
 import argparse
 import os
 import sys
@@ -15,7 +16,7 @@ def collect(paths):
     """Run folders from the arguments: a folder with summary.json is a run, other folders are searched one level."""
     runs = []
     for p in paths:
-        if os.path.exists(os.path.join(p, "summary.json")):
+        if os.path.exists(os.path.join(p, "polar.csv")) or os.path.exists(os.path.join(p, "summary.json")):
             runs.append(p)
         elif os.path.isdir(p):
             subs = sorted(os.path.join(p, d) for d in os.listdir(p)
@@ -32,6 +33,14 @@ def polar_points(runs):
     """Sorted by angle: arrays alpha (degrees), cd, cl."""
     pts = []
     for r in runs:
+        csv = os.path.join(r, "polar.csv")
+        if os.path.exists(csv):  # a predicted polar: one row per angle
+            try:
+                t = np.genfromtxt(csv, delimiter=",", names=True, ndmin=1)
+                pts += [(float(a), float(d), float(l)) for a, d, l in zip(t["alpha_deg"], t["cd"], t["cl"])]
+            except (ValueError, KeyError, IndexError) as e:
+                raise ar.RunError(f"{csv}: not a polar table (alpha_deg, cl, cd columns): {e}")
+            continue
         s = ar.read_summary(r)
         c = s.get("coefficients", {})
         if c.get("cd_mean") is None or c.get("cl_mean") is None:
@@ -57,7 +66,7 @@ def plot_polar(paths):
     ax2.set_ylabel("$C_L$ (mean)")
     for ax in (ax1, ax2):
         ax.grid(alpha=0.3)
-    fig.suptitle(f"Polar from {len(alpha)} runs")
+    fig.suptitle(f"Polar, {len(alpha)} angles")
     fig.tight_layout()
     return fig
 

@@ -2,7 +2,10 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
+#include <string>
+#include <vector>
 #include <iostream>
 
 #include "src/app/commands.hpp"
@@ -27,9 +30,42 @@ void check_writable(const fs::path& dir) {
     throw CaseError("--out " + dir.string() + ": " + p.string() + " is not writable. Choose a writable --out folder.");
 }
 
+// --polar FROM:TO:STEP (degrees): the angles FROM, FROM + STEP, ... up to TO (included when a step lands on it,
+// to a millionth of the step).
+std::vector<double> polar_angles(const std::string& spec) {
+  const auto bad = [&](const std::string& why) {
+    return CaseError("--polar " + spec + ": " + why +
+                     ". Expected FROM:TO:STEP in degrees, FROM <= TO, STEP > 0, within -90..90 (e.g. -4:12:0.5).");
+  };
+  double v[3];
+  std::size_t pos = 0;
+  for (int k = 0; k < 3; ++k) {
+    const std::size_t end = k < 2 ? spec.find(':', pos) : spec.size();
+    if (end == std::string::npos) throw bad("three numbers separated by ':' are needed");
+    const std::string part = spec.substr(pos, end - pos);
+    try {
+      std::size_t used = 0;
+      v[k] = std::stod(part, &used);
+      if (used != part.size()) throw std::invalid_argument(part);
+    } catch (const std::exception&) {
+      throw bad("'" + part + "' is not a number");
+    }
+    pos = end + 1;
+  }
+  if (!(v[2] > 0)) throw bad("the step must be positive");
+  if (!(v[0] <= v[1])) throw bad("FROM is above TO");
+  if (v[0] < -90 || v[1] > 90) throw bad("the angles leave -90..90");
+  const double n = std::floor((v[1] - v[0]) / v[2] + 1e-6);
+  if (n >= 10000) throw bad("more than 10,000 angles");
+  std::vector<double> a;
+  for (int i = 0; i <= int(n); ++i) a.push_back(v[0] + i * v[2]);
+  return a;
+}
+
 }  // namespace
 
 int predict(const Case& c, const PredictArgs& a, surrogate::Prediction* prediction, fs::path* folder) {
+  const std::vector<double> angles = a.polar.empty() ? std::vector<double>{} : polar_angles(a.polar);
   const surrogate::Model m = surrogate::load_model(a.model);
   const BackendKind backend = parse_backend(a.backend);
   require_backend(backend);
@@ -46,6 +82,21 @@ int predict(const Case& c, const PredictArgs& a, surrogate::Prediction* predicti
   }
   spdlog::info("model {}: d_model {}, {} heads, {} layers, sample grid {} x {} ({} tokens)", a.model, m.d_model,
                m.heads, m.layers, m.grid.nx, m.grid.ny, m.grid.points());
+  if (!angles.empty()) {
+    const auto polar = surrogate::predict_polar(c, m, backend, angles, a.repeats);
+    fs::create_directories(out);
+    RunFolderLock lock(out);
+    if (a.overwrite) remove_run_outputs(out);
+    surrogate::write_polar(out, c, a.model, polar);
+    double inference = 0;
+    for (const auto& [alpha, p] : polar) inference += p.seconds;
+    spdlog::info("predicted {} angles from {:g} to {:g} degrees on {} ({}): inference {:.3g} s in all", polar.size(),
+                 angles.front(), angles.back(), polar.front().second.backend, polar.front().second.device, inference);
+    spdlog::info("wrote {}/polar.csv, summary.json, case.yaml (plot: postprocess/plot_polar.py {})", out.string(),
+                 out.string());
+    if (folder) *folder = out;
+    return kOk;
+  }
   const surrogate::Prediction p = surrogate::predict_case(c, m, backend, a.repeats);
   fs::create_directories(out);
   RunFolderLock lock(out);
@@ -74,6 +125,9 @@ void add_predict_command(CLI::App& app, int& status) {
   cmd->add_option("--set", a->sets, "Override a case key: key.path=value (repeatable)");
   cmd->add_option("--repeats", a->repeats, "CUDA: timed passes after the first (median reported)")
       ->check(CLI::Range(1, 1000));
+  cmd->add_option("--polar", a->polar,
+                  "FROM:TO:STEP (degrees): predict the polar at these angles of attack into polar.csv instead of "
+                  "one field");
   cmd->add_flag("--overwrite", a->overwrite, "Replace the outputs already in the output folder");
   cmd->callback([&status, a]() {
     status = exit_status("predict", [&] { return predict(load_case(a->file, a->sets), *a); });

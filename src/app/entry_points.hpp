@@ -33,6 +33,7 @@ int compare(const CompareArgs& a, const std::optional<Case>& given = std::nullop
 
 struct PredictArgs {
   std::string file, model, backend = "auto", output;
+  std::string polar;  // FROM:TO:STEP in degrees: the polar instead of one field (empty: the case's angle)
   std::vector<std::string> sets;
   int repeats = 5;
   bool overwrite = false;

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const char* const kFiles[] = {"case.yaml",  "summary.json", "forces.csv",    "fields.h5", "fields.xdmf",
-                              "fields.pvd", "surface.pvd",  "checkpoint.h5"};
+                              "fields.pvd", "surface.pvd",  "checkpoint.h5", "polar.csv"};
 
 bool present(const fs::path& p) {
   std::error_code ec;

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "kernels/backend.hpp"
 #include "src/io/atomic_file.hpp"
 #include "src/io/field_writer.hpp"
@@ -14,7 +16,10 @@
 
 namespace aerolbm::surrogate {
 
-Prediction predict_case(const Case& c, const Model& m, BackendKind backend, int repeats) {
+namespace {
+
+// One prediction of case `c`; `s`: the CUDA surrogate to run it on (null: the CPU).
+Prediction predict_with(const Case& c, const Model& m, CudaSurrogate* s, int repeats) {
   const auto t0 = std::chrono::steady_clock::now();
   Prediction p;
   p.grid = m.grid;
@@ -24,8 +29,7 @@ Prediction predict_case(const Case& c, const Model& m, BackendKind backend, int 
   std::array<float, kParamFeatures> params{};
   for (int f = 0; f < kParamFeatures; ++f) params[f] = float(p.params[f]);
 
-  if (resolve_backend(backend) == BackendKind::Cuda) {
-    auto s = make_cuda_surrogate(m);
+  if (s) {
     CudaTiming t;
     p.output = forward_cuda(*s, m, p.points, params, std::max(1, repeats), &t);
     p.backend = "cuda";
@@ -47,6 +51,30 @@ Prediction predict_case(const Case& c, const Model& m, BackendKind backend, int 
                                            c.reynolds);
   p.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return p;
+}
+
+std::unique_ptr<CudaSurrogate> surrogate_for(const Model& m, BackendKind backend) {
+  return resolve_backend(backend) == BackendKind::Cuda ? make_cuda_surrogate(m) : nullptr;
+}
+
+}  // namespace
+
+Prediction predict_case(const Case& c, const Model& m, BackendKind backend, int repeats) {
+  const auto s = surrogate_for(m, backend);
+  return predict_with(c, m, s.get(), repeats);
+}
+
+std::vector<std::pair<double, Prediction>> predict_polar(const Case& c, const Model& m, BackendKind backend,
+                                                         const std::vector<double>& alphas, int repeats) {
+  const auto s = surrogate_for(m, backend);
+  std::vector<std::pair<double, Prediction>> out;
+  out.reserve(alphas.size());
+  for (const double a : alphas) {
+    Case at = c;
+    at.angle_of_attack_deg = a;
+    out.emplace_back(a, predict_with(at, m, s.get(), repeats));
+  }
+  return out;
 }
 
 GridInfo prediction_grid(const SampleGrid& g) {
@@ -153,6 +181,34 @@ void write_prediction(const std::filesystem::path& dir, const Case& c, const std
   co.set("cl_pressure", p.coefficients.cl_p);
   co.set("strouhal", nullptr);
   s.set("coefficients", co);
+  write_json_atomically(dir / "summary.json", s);
+}
+
+void write_polar(const std::filesystem::path& dir, const Case& c, const std::filesystem::path& model_file,
+                 const std::vector<std::pair<double, Prediction>>& polar) {
+  std::string csv = "alpha_deg,cl,cd,cl_pressure,cd_pressure,inference_s\n";
+  double inference = 0;
+  for (const auto& [a, p] : polar) {
+    csv += fmt::format("{:.6g},{:.8g},{:.8g},{:.8g},{:.8g},{:.6g}\n", a, p.coefficients.cl, p.coefficients.cd,
+                       p.coefficients.cl_p, p.coefficients.cd_p, p.seconds);
+    inference += p.seconds;
+  }
+  write_file_atomically(dir / "polar.csv", csv);
+  write_file_atomically(dir / "case.yaml", c.yaml_text + "\n");
+  Json s = Json::object();
+  s.set("case", c.name);
+  s.set("description", c.description);
+  s.set("status", "complete");
+  s.set("kind", "polar prediction");
+  s.set("backend", polar.empty() ? std::string() : polar.front().second.backend);
+  s.set("device", polar.empty() ? std::string() : polar.front().second.device);
+  s.set("model", std::filesystem::absolute(model_file).string());
+  s.set("reynolds", c.reynolds);
+  s.set("mach", c.mach);
+  s.set("angles", int(polar.size()));
+  s.set("inference_time_s", inference);
+  s.set("coefficients_method", "from the predicted field: surface pressure + one-sided wall shear "
+                               "(postprocess/surrogate/SCHEMA.md, 'Cl and Cd from a field')");
   write_json_atomically(dir / "summary.json", s);
 }
 

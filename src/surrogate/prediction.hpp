@@ -5,6 +5,7 @@
 #include <array>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/backend_choice.hpp"
@@ -33,6 +34,11 @@ struct Prediction {
 // Throws CaseError for a case the surrogate cannot take (not naca4).
 Prediction predict_case(const Case& c, const Model& m, BackendKind backend, int repeats = 5);
 
+// The case at each angle of attack in `alphas` (degrees), the rest of it as given: one model load and, on CUDA,
+// one surrogate (weights uploaded once) for the whole polar. Each prediction as predict_case's.
+std::vector<std::pair<double, Prediction>> predict_polar(const Case& c, const Model& m, BackendKind backend,
+                                                         const std::vector<double>& alphas, int repeats = 5);
+
 // The prediction as an output frame on the sample grid (velocity, Cp, vorticity, mask), and its grid.
 Frame prediction_frame(const Prediction& p);
 GridInfo prediction_grid(const SampleGrid& g);
@@ -40,5 +46,11 @@ GridInfo prediction_grid(const SampleGrid& g);
 // Writes fields (in the case's output.formats), case.yaml and summary.json into `dir` (which must exist).
 void write_prediction(const std::filesystem::path& dir, const Case& c, const std::filesystem::path& model_file,
                       const Prediction& p);
+
+// A polar (predict_polar) into `dir` (which must exist): polar.csv (alpha_deg, cl, cd, cl_pressure, cd_pressure,
+// inference_s: one row per angle, in the order given), case.yaml and summary.json (kind "polar prediction").
+// postprocess/plot_polar.py DIR draws it.
+void write_polar(const std::filesystem::path& dir, const Case& c, const std::filesystem::path& model_file,
+                 const std::vector<std::pair<double, Prediction>>& polar);
 
 }  // namespace aerolbm::surrogate

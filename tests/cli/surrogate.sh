@@ -49,6 +49,32 @@ with h5py.File(sys.argv[1] + "/fields.h5") as f:
     assert g["pressure"].shape[-2:] == (12, 24), g["pressure"].shape
 print("ok   predict run folder")
 PYEOF
+  # A polar: one prediction per angle, each the one a single predict at that angle gives.
+  NO_OUTPUT=("$WORK/polar")
+  expect_bad "predict --polar: not numbers" "'x' is not a number" predict "$case_file" --model "$WORK/model.h5" --backend cpu --polar=-2:x:2 --out "$WORK/polar"
+  expect_bad "predict --polar: backwards" "FROM is above TO" predict "$case_file" --model "$WORK/model.h5" --backend cpu --polar 4:-2:2 --out "$WORK/polar"
+  expect_bad "predict --polar: two numbers" "FROM:TO:STEP" predict "$case_file" --model "$WORK/model.h5" --backend cpu --polar=-2:4 --out "$WORK/polar"
+  NO_OUTPUT=("$WORK/out" "$WORK/ds.h5")
+  if "$BIN" predict "$case_file" --model "$WORK/model.h5" --backend cpu --polar=-2:4:2 --out "$WORK/polar" > "$WORK/log" 2>&1 &&
+     "$BIN" predict "$case_file" --model "$WORK/model.h5" --backend cpu --set physics.angle_of_attack_deg=2 --out "$WORK/at2" > "$WORK/log2" 2>&1; then
+    "$PY" - "$WORK/polar" "$WORK/at2" <<'PYEOF' || failed=1
+import csv, json, math, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/polar.csv")))
+assert [float(r["alpha_deg"]) for r in rows] == [-2, 0, 2, 4], rows
+for r in rows:
+    assert all(math.isfinite(float(r[k])) for k in ("cl", "cd", "cl_pressure", "cd_pressure")), r
+s = json.load(open(sys.argv[1] + "/summary.json"))
+assert s["kind"] == "polar prediction" and s["angles"] == 4, s
+one = json.load(open(sys.argv[2] + "/summary.json"))["coefficients"]
+at2 = rows[2]
+assert math.isclose(float(at2["cl"]), one["cl_mean"], rel_tol=1e-6, abs_tol=1e-12), (at2, one)
+assert math.isclose(float(at2["cd"]), one["cd_mean"], rel_tol=1e-6, abs_tol=1e-12), (at2, one)
+assert float(rows[0]["cl"]) != float(rows[3]["cl"]), "the angle reaches the model"
+print("ok   predict --polar")
+PYEOF
+  else
+    echo "FAIL predict --polar:"; cat "$WORK/log" "$WORK/log2"; failed=1
+  fi
   # The folder is not overwritten without --overwrite.
   expect_bad "predict: folder holds a run" "--overwrite" predict "$case_file" --model "$WORK/model.h5" --backend cpu --out "$WORK/pred"
 else

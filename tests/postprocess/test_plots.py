@@ -150,6 +150,24 @@ def test_polar(polar_runs, tmp_path):
     assert lo <= 0 and hi >= 8
 
 
+def test_polar_from_a_predicted_table(tmp_path):
+    # aerolbm predict --polar writes polar.csv (one row per angle); the plot reads it in the order of the angles.
+    (tmp_path / "polar.csv").write_text("alpha_deg,cl,cd,cl_pressure,cd_pressure,inference_s\n"
+                                        "4,0.45,0.021,0.44,0.015,0.001\n-2,-0.2,0.018,-0.19,0.012,0.001\n"
+                                        "0,0.01,0.017,0.01,0.011,0.001\n")
+    alpha, cd, cl = plot_polar.polar_points(plot_polar.collect([str(tmp_path)]))
+    np.testing.assert_array_equal(alpha, [-2, 0, 4])
+    np.testing.assert_allclose(cl, [-0.2, 0.01, 0.45])
+    np.testing.assert_allclose(cd, [0.018, 0.017, 0.021])
+    r = run_script("plot_polar.py", str(tmp_path), "--output", tmp_path / "out")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "out" / "polar.png").exists()
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "polar.csv").write_text("angle,lift\n1,2\n")
+    r = run_script("plot_polar.py", str(tmp_path / "bad"), "--output", tmp_path / "out2")
+    assert r.returncode != 0 and "not a polar table" in r.stderr
+
+
 @pytest.mark.parametrize("name", ["plot_forces.py", "plot_cp.py", "plot_fields.py", "plot_polar.py"])
 def test_bad_folder_exits_2(name, tmp_path):
     r = run_script(name, tmp_path / "nothing")
