@@ -52,7 +52,8 @@ RowPlan add_face_segments(const RowPlan& in, const GridView& g, const StepConsta
       for (int x = sg.x0; x < sg.x1; ++x) {
         const std::uint8_t flag = g.flags[g.index(x, y, z)];
         std::int64_t src[L::Q];
-        const bool face = flag == cell::fluid && x >= 1 && x <= nx - 2;
+        const int c[3] = {x, y, z};
+        const bool face = flag == cell::fluid && x >= 1 && x <= nx - 2 && !on_wall_model_face<L, R>(g, k, c);
         if (face) face_sources<L, R>(g, k, stride, x, y, z, src);
         bool same = open_face && face;
         for (int i = 0; same && i < L::Q; ++i) same = src[i] == prev[i];

@@ -65,7 +65,7 @@ AEROLBM_HD StreamSource stream_source(const GridView& g, const StepConstants<R>&
     const auto bc = static_cast<FaceBC>(s[a] < 0 ? k.faces[2 * a] : k.faces[2 * a + 1]);
     if (bc == FaceBC::Periodic) {
       s[a] = s[a] < 0 ? s[a] + g.n[a] : s[a] - g.n[a];
-    } else if (bc == FaceBC::Slip) {
+    } else if (bc == FaceBC::Slip || bc == FaceBC::WallModel) {
       s[a] = x[a];
       j = mirror<L>(j, a);
     } else if (bc == FaceBC::FarField) {

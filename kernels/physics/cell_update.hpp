@@ -181,6 +181,70 @@ AEROLBM_HD CollisionConstants<R> wall_function_constants(const GridView& g, cons
   return with_eddy_viscosity<R>(k, wall_model_eddy_viscosity<R>(w, u, (k.tau0 - R(0.5)) / R(3)));
 }
 
+// True where cell x lies on a face of the grid whose boundary is FaceBC::WallModel.
+template <class L, class R>
+AEROLBM_HD bool on_wall_model_face(const GridView& g, const StepConstants<R>& k, const int (&x)[3]) {
+  bool on = false;
+  AEROLBM_UNROLL
+  for (int a = 0; a < L::D; ++a) {
+    if (static_cast<FaceBC>(k.faces[2 * a]) == FaceBC::WallModel && x[a] == 0) on = true;
+    if (static_cast<FaceBC>(k.faces[2 * a + 1]) == FaceBC::WallModel && x[a] == g.n[a] - 1) on = true;
+  }
+  return on;
+}
+
+// A wall-model face of the grid (FaceBC::WallModel, e.g. `boundaries.lateral: wall_model`): the wall lies half a cell
+// outside the last row, and the populations that cross it arrive by free-slip reflection (stream_source, as at a
+// Slip face), which exchanges no momentum along the wall; the wall's shear stress is then put on them explicitly.
+// The probe is the cell one further in, at y₂ = 1½ from the wall (the stored state's velocity along the wall, U₂ t);
+// u_τ = friction_velocity(U₂, 1½, ν) (Spalding's law, wall_function.hpp) and τ_w = ρ₂ u_τ². The crossing populations
+// c_a = ±1 (into the grid) get Δf_i = −τ_w w_i (c_i·t) / S, S = Σ w_j (c_j·t)² over them: their mass and normal
+// momentum do not change (the set is symmetric about t), and the cell gains −τ_w t of momentum per step, exactly
+// the law's stress on the face's area 1, whatever the collision. The flux between the cell and the fluid above it
+// is the lattice's own (no imposed velocity or stress there: rebuilding the cell's populations from the law, tried,
+// left spurious fluxes of order ρ u_τ at τ ≈ ½, docs/high_reynolds.md).
+template <class L, class R, class Acc>
+AEROLBM_HD void wall_model_face_stress(const GridView& g, const StepConstants<R>& k, const Acc& acc, const int (&x)[3],
+                                       R (&f)[L::Q]) {
+  const R nu = (k.coll.tau0 - R(0.5)) / R(3);
+  AEROLBM_UNROLL
+  for (int a = 0; a < L::D; ++a) {
+    AEROLBM_UNROLL
+    for (int side = 0; side < 2; ++side) {
+      if (static_cast<FaceBC>(k.faces[2 * a + side]) != FaceBC::WallModel) continue;
+      if (x[a] != (side == 0 ? 0 : g.n[a] - 1)) continue;
+      const int in = side == 0 ? 1 : -1;  // into the grid along axis a
+      int p[3] = {x[0], x[1], x[2]};
+      p[a] += in;
+      if (p[a] < 0 || p[a] >= g.n[a]) continue;
+      const std::int64_t m = g.index(p[0], p[1], p[2]);
+      if ((g.flags[m] & cell::type_mask) != cell::fluid) continue;
+      R rho2, u2[3];
+      cell_macroscopic<L, R>(k, acc, m, rho2, u2);
+      u2[a] = R(0);  // along the wall
+      const R speed = std::sqrt(u2[0] * u2[0] + u2[1] * u2[1] + u2[2] * u2[2]);
+      if (!(speed > R(0))) continue;
+      const R u_tau = friction_velocity<R>(speed, R(1.5), nu);
+      const R tau = rho2 * u_tau * u_tau;
+      R S = R(0);
+      AEROLBM_UNROLL
+      for (int i = 1; i < L::Q; ++i) {
+        if (L::c(i, a) != in) continue;
+        const R ct = (R(L::c(i, 0)) * u2[0] + R(L::c(i, 1)) * u2[1] + R(L::c(i, 2)) * u2[2]) / speed;
+        S += R(L::w(i)) * ct * ct;
+      }
+      if (!(S > R(0))) continue;
+      const R scale = tau / S;
+      AEROLBM_UNROLL
+      for (int i = 1; i < L::Q; ++i) {
+        if (L::c(i, a) != in) continue;
+        const R ct = (R(L::c(i, 0)) * u2[0] + R(L::c(i, 1)) * u2[1] + R(L::c(i, 2)) * u2[2]) / speed;
+        f[i] -= scale * R(L::w(i)) * ct;
+      }
+    }
+  }
+}
+
 // A cell that is not plain interior: an open-boundary node, or a fluid cell at a face or next to the body.
 // extras::wall_function: a cell with links into the body collides with wall_function_constants.
 template <class L, class R, int Extras = 0, class Acc>
@@ -197,6 +261,7 @@ AEROLBM_HD void update_boundary_cell(const GridView& g, const StepConstants<R>& 
   }
   R f[L::Q];
   pull_boundary<L, R>(g, k, acc, x, n, b, f);
+  if constexpr ((Extras & extras::wall_function) != 0) wall_model_face_stress<L, R>(g, k, acc, x, f);
   if constexpr ((Extras & extras::wall_function) != 0) {
     if (b.wall != 0 && b.row >= 0) {
       // The wall model's eddy viscosity is the cell's whole one: an LES model's, from the steep resolved gradient

@@ -51,7 +51,7 @@ struct StepConstants {
   R u_inlet[3];            // mean inflow velocity, also the free stream's (far field, sponge)
   bool parabolic_inlet;
   bool interpolated_walls;
-  bool wall_function;  // boundaries.wall: wall_model (update_boundary_cell, wall_model.hpp)
+  bool wall_function;  // boundaries.wall: wall_model, or a face of the grid FaceBC::WallModel (update_boundary_cell)
   bool characteristic_outlet;
   std::uint8_t faces[6];   // FaceBC per face
   std::uint8_t sponge_faces;
@@ -93,6 +93,8 @@ inline StepConstants<R> make_step_constants(const PhysicsParams& p, double scale
   k.parabolic_inlet = p.inlet_profile == InletProfile::Parabolic;
   k.interpolated_walls = p.wall == WallModel::Interpolated || p.wall == WallModel::WallFunction;
   k.wall_function = p.wall == WallModel::WallFunction;
+  for (int f = 0; f < 6; ++f)  // a wall-model face runs the wall model's step path too (update_boundary_cell)
+    if (p.faces[f] == FaceBC::WallModel) k.wall_function = true;
   k.characteristic_outlet = p.characteristic_outlet;
   for (int f = 0; f < 6; ++f) k.faces[f] = static_cast<std::uint8_t>(p.faces[f]);
   const bool sponge = p.sponge_cells > 0 && p.sponge_strength > 0;

@@ -43,10 +43,13 @@ enum class FaceBC : std::uint8_t {
   Velocity,  // cells on this face are velocity-inlet nodes
   Pressure,  // cells on this face are pressure-outlet nodes
   FarField,  // free stream: a population streaming in across the face is the equilibrium of the free stream
+  WallModel,  // a wall at high Reynolds number: free-slip reflection plus the law of the wall's stress
+              // (boundaries.hpp, wall_model_face_stress)
 };
 // The side faces' choices (boundaries.lateral, boundaries.span).
 inline constexpr EnumName<FaceBC> kSideFaceNames[] = {
-    {FaceBC::FarField, "farfield"}, {FaceBC::Slip, "slip"}, {FaceBC::Wall, "wall"}, {FaceBC::Periodic, "periodic"}};
+    {FaceBC::FarField, "farfield"}, {FaceBC::Slip, "slip"}, {FaceBC::Wall, "wall"}, {FaceBC::Periodic, "periodic"},
+    {FaceBC::WallModel, "wall_model"}};
 
 // Cell flags (one byte per cell).
 namespace cell {

@@ -67,6 +67,9 @@ int run(const RunArgs& a) {
   if (g_ranks && c.wall == WallModel::WallFunction)
     throw CaseError(c.source_file.string() + ": boundaries.wall: 'wall_model' is not available in a run over several "
                     "MPI ranks yet. Run on one rank, or use boundaries.wall: interpolated.");
+  if (g_ranks && (c.lateral == FaceBC::WallModel || c.span == FaceBC::WallModel))
+    throw CaseError(c.source_file.string() + ": boundaries.lateral/span: 'wall_model' is not available in a run over "
+                    "several MPI ranks yet. Run on one rank, or use wall faces.");
   LatticeUnits u = lattice_units(c);
   limit_steps(u, a.steps);
   if (g_ranks) {

@@ -203,11 +203,17 @@ void check_wale_kernel(const SectionReader& lattice, const Case& c) {
 }
 
 // The wall function is applied by the two-lattice pull step only (kernels/physics/cell_update.hpp).
+// So are wall-model faces (boundaries.lateral or span: wall_model).
 void check_wall_model_kernel(const SectionReader& root, const Case& c) {
-  if (c.wall != WallModel::WallFunction || c.kernel == KernelVariant::Auto || c.kernel == KernelVariant::Pull) return;
-  root.sub("lattice").problem("kernel", "pull or auto with boundaries.wall: wall_model", kernel_name(c.kernel),
+  const bool face = c.lateral == FaceBC::WallModel || c.span == FaceBC::WallModel;
+  if ((c.wall != WallModel::WallFunction && !face) || c.kernel == KernelVariant::Auto ||
+      c.kernel == KernelVariant::Pull)
+    return;
+  root.sub("lattice").problem("kernel", std::string("pull or auto with ") +
+                                            (face ? "a wall_model face" : "boundaries.wall: wall_model"),
+                              kernel_name(c.kernel),
                               "The aa and tiled kernels have no wall-model path; set lattice.kernel: pull (or auto), "
-                              "or use boundaries.wall: interpolated.");
+                              "or use boundaries.wall: interpolated (lateral, span: wall).");
 }
 
 }  // namespace
