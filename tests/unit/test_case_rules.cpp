@@ -138,7 +138,7 @@ TEST(CaseRules, BadEnumListsTheAllowedValues) {
                        ":6: lattice.precision: expected one of fp32, fp64 or fp16s, got 'FP32'. "
                        "Did you mean 'fp32'?"));
   EXPECT_TRUE(Contains(sketch_error(7, "boundaries: {lateral: free}"),
-                       ":7: boundaries.lateral: expected one of farfield, slip, wall or periodic, got 'free'."));
+                       ":7: boundaries.lateral: expected one of farfield, slip, wall, periodic or wall_model, got 'free'."));
   // The far field's numbers: where in the file, which key, the range, what to do.
   const std::string sponge = sketch_error(7, "boundaries: {sponge: {strength: 0.8}}");
   EXPECT_TRUE(Contains(sponge, ":7: boundaries.sponge.strength")) << sponge;
