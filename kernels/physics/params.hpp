@@ -44,7 +44,7 @@ enum class FaceBC : std::uint8_t {
   Pressure,  // cells on this face are pressure-outlet nodes
   FarField,  // free stream: a population streaming in across the face is the equilibrium of the free stream
   WallModel,  // a wall at high Reynolds number: free-slip reflection plus the law of the wall's stress
-              // (boundaries.hpp, wall_model_face_stress)
+              // (stream_source in boundaries.hpp, wall_model_face_stress in cell_update.hpp)
 };
 // The side faces' choices (boundaries.lateral, boundaries.span).
 inline constexpr EnumName<FaceBC> kSideFaceNames[] = {
