@@ -196,8 +196,9 @@ AEROLBM_HD bool on_wall_model_face(const GridView& g, const StepConstants<R>& k,
 // A wall-model face of the grid (FaceBC::WallModel, e.g. `boundaries.lateral: wall_model`): the wall lies half a cell
 // outside the last row, and the populations that cross it arrive by free-slip reflection (stream_source, as at a
 // Slip face), which exchanges no momentum along the wall; the wall's shear stress is then put on them explicitly.
-// The probe is the cell one further in, at y₂ = 1½ from the wall (the stored state's velocity along the wall, U₂ t);
-// u_τ = friction_velocity(U₂, 1½, ν) (Spalding's law, wall_function.hpp) and τ_w = ρ₂ u_τ². The crossing populations
+// The probe is the cell k.wall_probe rows further in, at y₂ = k.wall_probe + ½ from the wall (boundaries.
+// wall_model_probe; the stored state's velocity along the wall, U₂ t); u_τ = friction_velocity(U₂, y₂, ν)
+// (Spalding's law, wall_function.hpp) and τ_w = ρ₂ u_τ². The crossing populations
 // c_a = ±1 (into the grid) get Δf_i = −τ_w w_i (c_i·t) / S, S = Σ w_j (c_j·t)² over them: their mass and normal
 // momentum do not change (the set is symmetric about t), and the cell gains −τ_w t of momentum per step, exactly
 // the law's stress on the face's area 1, whatever the collision. The flux between the cell and the fluid above it
@@ -215,7 +216,7 @@ AEROLBM_HD void wall_model_face_stress(const GridView& g, const StepConstants<R>
       if (x[a] != (side == 0 ? 0 : g.n[a] - 1)) continue;
       const int in = side == 0 ? 1 : -1;  // into the grid along axis a
       int p[3] = {x[0], x[1], x[2]};
-      p[a] += in;
+      p[a] += in * k.wall_probe;
       if (p[a] < 0 || p[a] >= g.n[a]) continue;
       const std::int64_t m = g.index(p[0], p[1], p[2]);
       if ((g.flags[m] & cell::type_mask) != cell::fluid) continue;
@@ -224,7 +225,7 @@ AEROLBM_HD void wall_model_face_stress(const GridView& g, const StepConstants<R>
       u2[a] = R(0);  // along the wall
       const R speed = std::sqrt(u2[0] * u2[0] + u2[1] * u2[1] + u2[2] * u2[2]);
       if (!(speed > R(0))) continue;
-      const R u_tau = friction_velocity<R>(speed, R(1.5), nu);
+      const R u_tau = friction_velocity<R>(speed, R(k.wall_probe) + R(0.5), nu);
       const R tau = rho2 * u_tau * u_tau;
       R S = R(0);
       AEROLBM_UNROLL

@@ -54,6 +54,7 @@ struct StepConstants {
   bool wall_function;  // boundaries.wall: wall_model, or a face of the grid FaceBC::WallModel (update_boundary_cell)
   bool characteristic_outlet;
   std::uint8_t faces[6];   // FaceBC per face
+  std::int32_t wall_probe;  // a wall-model face's probe: rows in from the face's cells (PhysicsParams)
   std::uint8_t sponge_faces;
   R outlet_k;              // characteristic outlet: relaxation rate of the pressure toward the free stream's
   R sponge_strength;       // at the face
@@ -95,6 +96,7 @@ inline StepConstants<R> make_step_constants(const PhysicsParams& p, double scale
   k.wall_function = p.wall == WallModel::WallFunction;
   for (int f = 0; f < 6; ++f)  // a wall-model face runs the wall model's step path too (update_boundary_cell)
     if (p.faces[f] == FaceBC::WallModel) k.wall_function = true;
+  k.wall_probe = p.wall_model_probe;
   k.characteristic_outlet = p.characteristic_outlet;
   for (int f = 0; f < 6; ++f) k.faces[f] = static_cast<std::uint8_t>(p.faces[f]);
   const bool sponge = p.sponge_cells > 0 && p.sponge_strength > 0;

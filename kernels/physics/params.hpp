@@ -107,6 +107,9 @@ struct PhysicsParams {
   // The initial velocity (lattice units) of the fluid cells of a case without a velocity inlet, which otherwise
   // start at rest (physics.initial_velocity; a body-force-driven periodic channel starts at its bulk speed).
   double initial_velocity[3] = {0, 0, 0};
+  // A wall-model face's probe (boundaries.wall_model_probe): rows between the face's cells and the cell whose
+  // velocity sets the law of the wall's stress (1: the second row, 1½ cells from the wall).
+  int wall_model_probe = 1;
 };
 
 }  // namespace aerolbm

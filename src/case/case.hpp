@@ -92,6 +92,7 @@ struct Case {
   double sponge_strength = 0.05;       // boundaries.sponge.strength: relaxation per step at the face (0: none)
   WallModel wall = WallModel::Interpolated;  // boundaries.wall: halfway | interpolated | wall_model
   InletProfile inlet_profile = InletProfile::Uniform;  // boundaries.inlet_profile: uniform | parabolic
+  double wall_model_probe = 1.5;       // boundaries.wall_model_probe: a wall-model face's probe, cells from the wall
 
   // time
   double convective_times = 20;        // run length in reference lengths travelled by the mean inflow

@@ -191,6 +191,15 @@ void read_boundaries(const SectionReader& r, Case& c) {
          c.sponge_strength);
   assign(r.choice("wall", kWallModelNames), c.wall);
   assign(r.choice("inlet_profile", kInletProfileNames), c.inlet_profile);
+  const auto probe = r.number("wall_model_probe", {1.5, 64.5},
+                              "A wall-model face samples the velocity 1.5 to 64.5 cells from the wall (1.5: the "
+                              "second row; 2.5-4.5 samples where the LES resolves the flow).");
+  if (probe && *probe != std::floor(*probe) + 0.5)
+    r.problem("wall_model_probe", "a cell centre's distance from the wall: 1.5, 2.5, 3.5, ...", format_number(*probe),
+              "The probe is a cell of the grid, whose centres lie half a cell plus a whole number of cells from the "
+              "wall; give for example 2.5.");
+  else
+    assign(probe, c.wall_model_probe);
 }
 
 void read_time(const SectionReader& r, Case& c) {

@@ -216,6 +216,18 @@ void check_wall_model_kernel(const SectionReader& root, const Case& c) {
                               "or use boundaries.wall: interpolated (lateral, span: wall).");
 }
 
+// A wall-model face's probe lies inside the fluid between the face and the middle of its axis.
+void check_wall_model_probe(const SectionReader& boundaries, const Case& c, const LatticeUnits& u) {
+  std::int64_t rows = 0;
+  if (c.lateral == FaceBC::WallModel) rows = u.ny;
+  if (c.span == FaceBC::WallModel && u.nz > 1) rows = rows == 0 ? u.nz : std::min(rows, u.nz);
+  if (rows == 0 || c.wall_model_probe < 0.5 * double(rows)) return;
+  boundaries.problem("wall_model_probe", "less than half the " + std::to_string(rows) + " cells between the walls",
+                     format_number(c.wall_model_probe),
+                     "The probe must lie in the wall's half of the channel; give a smaller distance (2.5-4.5 cells "
+                     "is usual) or more cells across.");
+}
+
 }  // namespace
 
 void check_consistency(const SectionReader& root, const Case& c) {
@@ -230,6 +242,7 @@ void check_consistency(const SectionReader& root, const Case& c) {
   check_body_inside(root, c);
   const LatticeUnits u = lattice_units(c);
   check_grid(domain, c, u);
+  check_wall_model_probe(root.sub("boundaries"), c, u);
   check_stability(root.sub("physics"), c, u);
 }
 

@@ -50,6 +50,7 @@ KeySpec build_schema() {
                                  leaf("span", K::Choice, enum_names(kSideFaceNames)),
                                  leaf("wall", K::Choice, enum_names(kWallModelNames)),
                                  leaf("inlet_profile", K::Choice, enum_names(kInletProfileNames)),
+                                 leaf("wall_model_probe", K::Number),
                                  section("sponge", {leaf("width_chords", K::Number), leaf("strength", K::Number)})}),
           section("time",
                   {leaf("convective_times", K::Number), leaf("average_last", K::Number), leaf("steps", K::Integer),

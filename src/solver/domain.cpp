@@ -191,6 +191,7 @@ PhysicsParams physics_params(const Case& c, const LatticeUnits& u) {
   p.u_inlet[1] = p.u_inlet[2] = 0.0;
   p.inlet_profile = c.inlet_profile;
   p.wall = c.wall;
+  p.wall_model_probe = int(c.wall_model_probe);  // 1.5 → 1 row in from the face's cells
   p.faces[0] = c.inlet;
   p.faces[1] = c.outlet;
   p.faces[2] = p.faces[3] = c.lateral;

@@ -60,6 +60,7 @@ void expect_same_case(const Case& a, const Case& b) {
   EXPECT_EQ(a.lateral, b.lateral);
   EXPECT_EQ(a.wall, b.wall);
   EXPECT_EQ(a.inlet_profile, b.inlet_profile);
+  EXPECT_EQ(a.wall_model_probe, b.wall_model_probe);
   EXPECT_EQ(a.convective_times, b.convective_times);
   EXPECT_EQ(a.average_last, b.average_last);
   EXPECT_EQ(a.steps, b.steps);

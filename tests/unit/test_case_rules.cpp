@@ -123,6 +123,23 @@ TEST(CaseRules, WallModelTakesThePullKernel) {
   EXPECT_TRUE(Contains(msg, "lattice.kernel: expected pull or auto with boundaries.wall: wall_model, got aa.")) << msg;
 }
 
+// A wall-model face's probe (boundaries.wall_model_probe) is a cell centre in the wall's half of the channel.
+TEST(CaseRules, WallModelProbeIsACellCentreNearTheWall) {
+  TempDir dir;
+  const auto file = dir.write("p.yaml", sketch_with(7, "boundaries: {inlet: velocity, outlet: pressure, lateral: wall_model}"));
+  EXPECT_DOUBLE_EQ(load_case(file).wall_model_probe, 1.5);
+  EXPECT_DOUBLE_EQ(load_case(file, {"boundaries.wall_model_probe=3.5"}).wall_model_probe, 3.5);
+  const std::string between = load_error(file, {"boundaries.wall_model_probe=2.7"});
+  EXPECT_TRUE(Contains(between, "boundaries.wall_model_probe: expected a cell centre's distance from the wall: 1.5, "
+                                "2.5, 3.5, ..., got 2.7.")) << between;
+  const std::string wall_row = load_error(file, {"boundaries.wall_model_probe=0.5"});
+  EXPECT_TRUE(Contains(wall_row, "boundaries.wall_model_probe: expected a number in [1.5, 64.5], got 0.5.")) << wall_row;
+  // geometry.chord_cells 16: 6 chords = 96 cells between the walls, so the probe stays below 48.
+  const std::string far = load_error(file, {"geometry.chord_cells=16", "boundaries.wall_model_probe=50.5"});
+  EXPECT_TRUE(Contains(far, "boundaries.wall_model_probe: expected less than half the 96 cells between the walls, "
+                            "got 50.5.")) << far;
+}
+
 TEST(CaseRules, NonFiniteNumbersAreRefused) {
   EXPECT_TRUE(Contains(sketch_error(3, "physics: {reynolds: .inf, mach: 0.1}"),
                        ":3: physics.reynolds: expected a finite number in (0, 1e7], got .inf."));
