@@ -34,6 +34,17 @@ struct ChannelResult {
   int log_points = 0;
 };
 
+// One cell centre of the profile, d cells from the wall (h the half height): printed below half the channel's
+// Re_τ, and in the log region scored against the DNS's log law.
+void score_point(ChannelResult& r, double d, double h, double y_plus, double u_plus) {
+  const double dns = std::log(y_plus) / 0.384 + 4.27;
+  const bool log_region = y_plus > 30 && d < kLogTop * h;
+  if (y_plus < 0.5 * r.re_tau) std::printf("  %6.1f %7.3f %7.3f%s\n", y_plus, u_plus, dns, log_region ? "  *" : "");
+  if (!log_region) return;
+  r.worst_log = std::max(r.worst_log, std::abs(u_plus - dns) / dns);
+  ++r.log_points;
+}
+
 // `half_height`: the half height in cells (0: the case's), the driving force recomputed for the case's Re_τ.
 ChannelResult run_channel(const std::string& file, double re_tau, double settle_times, double average_times,
                           int half_height = 0) {
@@ -88,12 +99,7 @@ ChannelResult run_channel(const std::string& file, double re_tau, double settle_
               file.c_str(), h, r.re_tau, r.ub_plus, samples);
   for (const auto& [twice_d, e] : by_distance) {
     const double y_plus = 0.5 * double(twice_d) * u_tau / nu, u_plus = e.first / double(e.second) / u_tau;
-    const double dns = std::log(y_plus) / 0.384 + 4.27;
-    const bool log_region = y_plus > 30 && 0.5 * double(twice_d) < kLogTop * h;
-    if (y_plus < 0.5 * r.re_tau) std::printf("  %6.1f %7.3f %7.3f%s\n", y_plus, u_plus, dns, log_region ? "  *" : "");
-    if (!log_region) continue;
-    r.worst_log = std::max(r.worst_log, std::abs(u_plus - dns) / dns);
-    ++r.log_points;
+    score_point(r, 0.5 * double(twice_d), h, y_plus, u_plus);
   }
   return r;
 }
@@ -172,12 +178,7 @@ ChannelResult run_face_channel(const std::string& file, double settle_times, dou
   for (std::int64_t y = 0; y < ny / 2; ++y) {
     const double d = double(y) + 0.5;  // the wall half a cell below the first row
     const double u_plus = 0.5 * (profile[std::size_t(y)] + profile[std::size_t(ny - 1 - y)]) / u_tau;
-    const double y_plus = d * u_tau / nu, dns = std::log(y_plus) / 0.384 + 4.27;
-    const bool log_region = y_plus > 30 && d < kLogTop * h;
-    if (y_plus < 0.5 * r.re_tau) std::printf("  %6.1f %7.3f %7.3f%s\n", y_plus, u_plus, dns, log_region ? "  *" : "");
-    if (!log_region) continue;
-    r.worst_log = std::max(r.worst_log, std::abs(u_plus - dns) / dns);
-    ++r.log_points;
+    score_point(r, d, h, d * u_tau / nu, u_plus);
   }
   return r;
 }
