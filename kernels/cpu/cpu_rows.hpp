@@ -23,6 +23,7 @@
 #include "kernels/physics/cell_update.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
 #define AEROLBM_CPU_X86 1
 #else
 #define AEROLBM_CPU_X86 0
@@ -49,6 +50,28 @@ inline Isa cpu_isa() {
     if (int(w) < int(best)) best = w;
   }
   return best;
+}
+
+// Whether 512-bit vectors pay for the D3Q19 pull rows: on CPUs that execute them at full width (AMD family 1Ah,
+// Zen 5, on): 2026-12-05, AMD EPYC family 1Ah, D3Q19 fp32 box of 1 M cells, two threads, 512-bit against 256-bit
+// vectors: pull 155-161 against 126-128 MLUPs, the CI wing's pull 98-101 against 82-92; in place (aa) mixed (1 M
+// cells 195-199 against 184-186, 258 k cells 175-179 against 204-208), so aa keeps 256-bit vectors. An earlier
+// machine of this kind measured the 256-bit pull 10-20 % faster, hence the test rather than a switch for all.
+// AEROLBM_CPU_VECTOR=256|512 overrides it.
+inline bool full_width_avx512() {
+  bool full = false;
+#if AEROLBM_CPU_X86
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(0, &a, &b, &c, &d)) {
+    const bool amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;  // "AuthenticAMD"
+    if (amd && __get_cpuid(1, &a, &b, &c, &d)) {
+      const unsigned base = (a >> 8) & 0xfu, family = base == 0xfu ? base + ((a >> 20) & 0xffu) : base;
+      full = family >= 0x1au;
+    }
+  }
+#endif
+  if (const char* want = std::getenv("AEROLBM_CPU_VECTOR")) full = std::strcmp(want, "512") == 0;
+  return full;
 }
 
 // Distance in values between the arrays of two directions (and, for two lattices in one buffer, between the
@@ -305,8 +328,8 @@ struct RunKernels {
   Isa isa = Isa::base;
 
   // fp64, the CPU's reference precision, runs the baseline rows only: each wider variant is another copy of every
-  // row function, and fp64 runs are for accuracy, not speed. Of the two AVX-512 variants each lattice compiles the
-  // one it runs.
+  // row function, and fp64 runs are for accuracy, not speed. Of the two AVX-512 variants D2Q9 and D3Q27 compile the
+  // 512-bit one; D3Q19 compiles both for the pull (full_width_avx512 picks) and the 256-bit one in place.
   // AEROLBM_CPU_BASE_ROWS_ONLY (the sanitizer build, scripts/sanitize.sh): the baseline rows alone, whose memory
   // accesses the wider variants share line for line.
 #ifdef AEROLBM_CPU_BASE_ROWS_ONLY
@@ -322,9 +345,11 @@ struct RunKernels {
       if constexpr (L::Q == 19) {
         // AVX-512 registers, 256-bit vectors: for D3Q19 on rows of ~100 cells this measured 10-20 % faster than
         // 512-bit vectors (and as fast as AVX2 or faster); for D2Q9 and D3Q27 the 512-bit ones are faster by as much.
+        // Where the CPU runs 512-bit vectors at full width, the pull takes them (full_width_avx512).
         if (isa == Isa::avx512) {
-          pull = &pull_run_avx512_256<L, T, R, Force, Les>;
-          blocks = &blocks_run_avx512_256<L, T, R, Force, Les>;
+          const bool wide = full_width_avx512();
+          pull = wide ? &pull_run_avx512<L, T, R, Force, Les> : &pull_run_avx512_256<L, T, R, Force, Les>;
+          blocks = wide ? &blocks_run_avx512<L, T, R, Force, Les> : &blocks_run_avx512_256<L, T, R, Force, Les>;
           aa_even = &aa_run_avx512_256<L, T, R, Force, Les, false>;
           aa_odd = &aa_run_avx512_256<L, T, R, Force, Les, true>;
           return;
