@@ -4,7 +4,7 @@
 # root, with the install bundle in ./bundle:
 #   bash scripts/gpu_session.sh   (logs go to $OUT, or ./gpu-logs)
 # SECTIONS picks parts (default: all): tests default compare restart bench cases output sanitizers long wing farfield
-# (and, only when named: ncu resources)
+# (and, only when named: ncu resources channel)
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-logs}
 mkdir -p "$OUT"
@@ -146,5 +146,14 @@ if want farfield; then
     > "$OUT/forces/run_closed.log" 2>&1
   echo "default case, closed boundaries, exit $?: $(grep -E "averaging window" "$OUT/forces/run_closed.log")" | tee -a "$OUT/session.log"
   cp /tmp/ff_closed/forces.csv "$OUT/forces/naca0012_closed.csv"
+fi
+if want channel; then
+  # The wall-model face channels on the GPU (docs/high_reynolds.md): the shipped h = 20 case at Re_tau 1000 with the
+  # law sampled 3.5 cells out, its CI-sized h = 12 sibling, and Re_tau 5200 at h = 52. CHANNEL_FILTER narrows it
+  # (one test per device command if the host's limit is short).
+  log "face channels against Lee & Moser on the GPU backend"
+  AEROLBM_TEST_BACKEND=cuda timeout ${CHANNEL_TIMEOUT:-580} "$B/bin/validation_tests" \
+    --gtest_filter="${CHANNEL_FILTER:-ChannelLong.Faces*}" 2>&1 | tee "$OUT/validation_channel_gpu.log" \
+    | grep -E "Re_tau|U_b|log|OK|FAIL" | tee -a "$OUT/session.log"
 fi
 log "end $(date -u)"
