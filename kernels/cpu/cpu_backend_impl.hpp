@@ -357,10 +357,16 @@ class CpuBackend final : public Backend {
           const Segment sg = plan_.seg[j];
           if (sg.vec) {
             (s.odd ? runs.aa_odd : runs.aa_even)(g, stride, k.coll, s.f, y, z, sg.x0, sg.x1);
-            if (k.sponge_faces) sponge_stored(g, k, y, z, sg.x0, sg.x1, [&](int i, int x) -> T& {
-              const int c[3] = {x, y, z};
-              return s.f[aa_slot<L>(gs, s.odd ^ 1, i, c)];
-            });
+            if (k.sponge_faces) {  // on what the row stored, where it stored it (aa_row_slots)
+              const T* ld[L::Q];
+              T* st[L::Q];
+              if (s.odd) {
+                aa_row_slots<L, T, true>(g, stride, s.f, y, z, ld, st);
+              } else {
+                aa_row_slots<L, T, false>(g, stride, s.f, y, z, ld, st);
+              }
+              sponge_stored(g, k, y, z, sg.x0, sg.x1, [&](int i, int x) -> T& { return st[i][x]; });
+            }
           } else {
             for (int x = sg.x0; x < sg.x1; ++x) {
               if (s.odd) {

@@ -253,17 +253,13 @@ AEROLBM_HD void pull_row(const GridView& g, std::int64_t stride, const Collision
   pull_blocks<L, T, R>(k, s, d, x0, x1);
 }
 
-// In place (AA), cells x0 .. x1−1 of row (y, z), interior with 1 ≤ x ≤ nx−2: aa_interior_update, several cells at
-// a time. Every cell reads and writes only its own slots (aa_lattice.hpp), so the cells of a vector never touch
-// each other's values.
-template <class L, class T, class R, bool Force, int Les, bool Odd>
-AEROLBM_HD void aa_row(const GridView& g, std::int64_t stride, const CollisionConstants<R>& k0, T* f, int y, int z,
-                       int x0, int x1) {
-  const CollisionConstants<R> k = fixed_constants<R, Force, Les>(k0);
+// In place (AA), row (y, z) of interior cells with 1 ≤ x ≤ nx−2: an even (Odd = false) or odd step loads
+// population i of cell x from ld[i][x] and stores its new value at st[i][x].
+template <class L, class T, bool Odd>
+AEROLBM_HD void aa_row_slots(const GridView& g, std::int64_t stride, T* f, int y, int z, const T* (&ld)[L::Q],
+                             T* (&st)[L::Q]) {
   const RowNeighbours nb(g, y, z);
   const std::int64_t here = g.index(0, y, z);
-  const T* ld[L::Q];
-  T* st[L::Q];
   AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) {
     if constexpr (!Odd) {
@@ -276,6 +272,18 @@ AEROLBM_HD void aa_row(const GridView& g, std::int64_t stride, const CollisionCo
       st[i] = f + std::int64_t(i) * stride + nb.to<L>(g, i) + L::c(i, 0);
     }
   }
+}
+
+// In place (AA), cells x0 .. x1−1 of row (y, z), interior with 1 ≤ x ≤ nx−2: aa_interior_update, several cells at
+// a time. Every cell reads and writes only its own slots (aa_lattice.hpp), so the cells of a vector never touch
+// each other's values.
+template <class L, class T, class R, bool Force, int Les, bool Odd>
+AEROLBM_HD void aa_row(const GridView& g, std::int64_t stride, const CollisionConstants<R>& k0, T* f, int y, int z,
+                       int x0, int x1) {
+  const CollisionConstants<R> k = fixed_constants<R, Force, Les>(k0);
+  const T* ld[L::Q];
+  T* st[L::Q];
+  aa_row_slots<L, T, Odd>(g, stride, f, y, z, ld, st);
   if (!les_branch_known<R, Les>(k)) return;
   cells<L, T, R>(k, ld, st, x0, x1);
 }
