@@ -47,11 +47,12 @@ fi
 if want cases; then
   log "every shipped case beside the box of the same lattice, storage and size (aerolbm bench --case)"
   # CASE_RUNS: what to run for each case, "LABEL:VARIANTS:AEROLBM_BOUNDARY_PASS" (empty: the built-in rule).
+  # CASE_FILES: the cases (default: every file in cases/ and cases/ci/).
   mkdir -p /tmp/cases
-  for c in cases/*.yaml cases/ci/*.yaml; do
+  for c in ${CASE_FILES:-cases/*.yaml cases/ci/*.yaml}; do
     n=$(basename "$c" .yaml); [ "$(dirname "$c")" = cases/ci ] && n=ci_$n
     for run in ${CASE_RUNS:-auto:pull,aa:}; do
-      label=${run%%:*} rest=${run#*:}; variants=${rest%%:*} mode=${rest#*:}
+      IFS=':' read -r label variants mode <<< "$run"
       AEROLBM_BOUNDARY_PASS=$mode timeout 240 "$A" bench --case "$c" --variants "$variants" --precision fp32,fp16s \
         --steps ${CASE_STEPS:-200} --json "/tmp/cases/${n}_$label.json" 2>&1 | tee -a "$OUT/cases.log" \
         | grep -vE "^(aerolbm bench|device copy|box:)"
