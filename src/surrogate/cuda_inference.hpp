@@ -22,10 +22,12 @@ struct CudaTiming {
 class CudaSurrogate {
  public:
   virtual ~CudaSurrogate() = default;
-  // Normalised points [T, 4] and the conditioning vector g [D] (network_io.hpp) → normalised outputs [T, 3].
-  // `repeats` ≥ 1 further passes for the timing.
+  // `batch` sequences of T points in one pass: normalised points [batch·T, 4] (sequence after sequence) and their
+  // conditioning vectors g [batch·D] (network_io.hpp) → normalised outputs [batch·T, 3]. Every dense layer runs
+  // once over all batch·T rows, the attention per sequence (its batch dimension). `repeats` ≥ 1 further passes
+  // for the timing (of the whole batch).
   virtual std::vector<float> forward_normalised(const std::vector<float>& points, const std::vector<float>& g,
-                                                int repeats, CudaTiming* timing) = 0;
+                                                int batch, int repeats, CudaTiming* timing) = 0;
   virtual std::string device() const = 0;
 };
 
@@ -35,5 +37,10 @@ std::unique_ptr<CudaSurrogate> make_cuda_surrogate(const Model& m);
 // Raw points [T, 4] and params → raw outputs [T, 3] (normalisation and conditioning on the host, as forward_cpu).
 std::vector<float> forward_cuda(CudaSurrogate& s, const Model& m, const std::vector<float>& points,
                                 const std::array<float, kParamFeatures>& params, int repeats, CudaTiming* timing);
+// Several cases of the same sample grid (the same T) in one batched pass: outputs[i] for points[i], params[i].
+std::vector<std::vector<float>> forward_cuda_batch(CudaSurrogate& s, const Model& m,
+                                                   const std::vector<std::vector<float>>& points,
+                                                   const std::vector<std::array<float, kParamFeatures>>& params,
+                                                   int repeats, CudaTiming* timing);
 
 }  // namespace aerolbm::surrogate

@@ -1,6 +1,7 @@
 #include "src/surrogate/network_io.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "src/surrogate/cuda_inference.hpp"
 
@@ -49,10 +50,32 @@ void denormalise_outputs(const Model& m, std::vector<float>& y) {
 
 std::vector<float> forward_cuda(CudaSurrogate& s, const Model& m, const std::vector<float>& points,
                                 const std::array<float, kParamFeatures>& params, int repeats, CudaTiming* timing) {
-  std::vector<float> y = s.forward_normalised(normalise_points(m, points), condition_vector(m, normalise_params(m, params)),
-                                              repeats, timing);
+  return forward_cuda_batch(s, m, {points}, {params}, repeats, timing).front();
+}
+
+std::vector<std::vector<float>> forward_cuda_batch(CudaSurrogate& s, const Model& m,
+                                                   const std::vector<std::vector<float>>& points,
+                                                   const std::vector<std::array<float, kParamFeatures>>& params,
+                                                   int repeats, CudaTiming* timing) {
+  if (points.empty() || points.size() != params.size())
+    throw std::invalid_argument("forward_cuda_batch: one parameter set per point set, at least one");
+  const std::size_t n = points.front().size();
+  std::vector<float> all, g;
+  all.reserve(n * points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (points[i].size() != n) throw std::invalid_argument("forward_cuda_batch: the cases' sample grids differ");
+    const std::vector<float> p = normalise_points(m, points[i]);
+    all.insert(all.end(), p.begin(), p.end());
+    const std::vector<float> gi = condition_vector(m, normalise_params(m, params[i]));
+    g.insert(g.end(), gi.begin(), gi.end());
+  }
+  std::vector<float> y = s.forward_normalised(all, g, int(points.size()), repeats, timing);
   denormalise_outputs(m, y);
-  return y;
+  std::vector<std::vector<float>> out(points.size());
+  const std::size_t per = y.size() / points.size();
+  for (std::size_t i = 0; i < points.size(); ++i)
+    out[i].assign(y.begin() + std::ptrdiff_t(i * per), y.begin() + std::ptrdiff_t((i + 1) * per));
+  return out;
 }
 
 }  // namespace aerolbm::surrogate

@@ -1,5 +1,6 @@
 #include "src/surrogate/prediction.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -18,17 +19,37 @@ namespace aerolbm::surrogate {
 
 namespace {
 
-// One prediction of case `c`; `s`: the CUDA surrogate to run it on (null: the CPU).
-Prediction predict_with(const Case& c, const Model& m, CudaSurrogate* s, int repeats) {
-  const auto t0 = std::chrono::steady_clock::now();
+// A prediction of case `c` with its inputs filled in (sample grid, outline, point features, parameters).
+Prediction prediction_inputs(const Case& c, const Model& m) {
   Prediction p;
   p.grid = m.grid;
   p.outline = case_outline(c);
   p.points = point_features(m.grid, p.outline);
   p.params = case_params(c);
+  return p;
+}
+
+std::array<float, kParamFeatures> float_params(const Prediction& p) {
   std::array<float, kParamFeatures> params{};
   for (int f = 0; f < kParamFeatures; ++f) params[f] = float(p.params[f]);
+  return params;
+}
 
+// C_L and C_D from the predicted field (p.output set).
+void field_coefficients(const Case& c, const Model& m, Prediction& p) {
+  const std::size_t T = std::size_t(m.grid.points());
+  std::vector<std::uint8_t> mask(T);
+  for (std::size_t t = 0; t < T; ++t) mask[t] = p.points[t * kPointFeatures + 3] > 0.5f ? 1 : 0;
+  p.coefficients = coefficients_from_field(m.grid, p.output.data(), p.output.data() + 1, p.output.data() + 2,
+                                           kOutputs, mask.data(), case_outline(c, kSurfacePointsPerSide),
+                                           c.reynolds);
+}
+
+// One prediction of case `c`; `s`: the CUDA surrogate to run it on (null: the CPU).
+Prediction predict_with(const Case& c, const Model& m, CudaSurrogate* s, int repeats) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Prediction p = prediction_inputs(c, m);
+  const std::array<float, kParamFeatures> params = float_params(p);
   if (s) {
     CudaTiming t;
     p.output = forward_cuda(*s, m, p.points, params, std::max(1, repeats), &t);
@@ -43,14 +64,46 @@ Prediction predict_with(const Case& c, const Model& m, CudaSurrogate* s, int rep
     p.backend = "cpu";
     p.device = "host CPU (OpenMP)";
   }
-  const std::size_t T = std::size_t(m.grid.points());
-  std::vector<std::uint8_t> mask(T);
-  for (std::size_t t = 0; t < T; ++t) mask[t] = p.points[t * kPointFeatures + 3] > 0.5f ? 1 : 0;
-  p.coefficients = coefficients_from_field(m.grid, p.output.data(), p.output.data() + 1, p.output.data() + 2,
-                                           kOutputs, mask.data(), case_outline(c, kSurfacePointsPerSide),
-                                           c.reynolds);
+  field_coefficients(c, m, p);
   p.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return p;
+}
+
+// The cases `cases` in batched CUDA passes of up to kPolarBatch: each prediction's times are its share of its
+// pass's (the pass's time over the cases in it).
+std::vector<Prediction> predict_batched(const std::vector<Case>& cases, const Model& m, CudaSurrogate& s,
+                                        int repeats) {
+  std::vector<Prediction> out;
+  for (std::size_t first = 0; first < cases.size(); first += kPolarBatch) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::size_t n = std::min(cases.size() - first, kPolarBatch);
+    std::vector<Prediction> part;
+    std::vector<std::vector<float>> points;
+    std::vector<std::array<float, kParamFeatures>> params;
+    for (std::size_t i = 0; i < n; ++i) {
+      part.push_back(prediction_inputs(cases[first + i], m));
+      points.push_back(part.back().points);
+      params.push_back(float_params(part.back()));
+    }
+    CudaTiming t;
+    std::vector<std::vector<float>> y = forward_cuda_batch(s, m, points, params, std::max(1, repeats), &t);
+    for (std::size_t i = 0; i < n; ++i) {
+      Prediction& p = part[i];
+      p.output = std::move(y[i]);
+      p.backend = "cuda";
+      p.device = s.device();
+      p.batch = int(n);
+      p.seconds = t.median_seconds / double(n);
+      p.first_seconds = t.first_seconds / double(n);
+      field_coefficients(cases[first + i], m, p);
+    }
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (Prediction& p : part) {
+      p.wall_seconds = wall / double(n);
+      out.push_back(std::move(p));
+    }
+  }
+  return out;
 }
 
 std::unique_ptr<CudaSurrogate> surrogate_for(const Model& m, BackendKind backend) {
@@ -67,12 +120,18 @@ Prediction predict_case(const Case& c, const Model& m, BackendKind backend, int 
 std::vector<std::pair<double, Prediction>> predict_polar(const Case& c, const Model& m, BackendKind backend,
                                                          const std::vector<double>& alphas, int repeats) {
   const auto s = surrogate_for(m, backend);
+  std::vector<Case> cases;
+  for (const double a : alphas) {
+    cases.push_back(c);
+    cases.back().angle_of_attack_deg = a;
+  }
   std::vector<std::pair<double, Prediction>> out;
   out.reserve(alphas.size());
-  for (const double a : alphas) {
-    Case at = c;
-    at.angle_of_attack_deg = a;
-    out.emplace_back(a, predict_with(at, m, s.get(), repeats));
+  if (s) {
+    std::vector<Prediction> p = predict_batched(cases, m, *s, repeats);
+    for (std::size_t i = 0; i < alphas.size(); ++i) out.emplace_back(alphas[i], std::move(p[i]));
+  } else {
+    for (std::size_t i = 0; i < alphas.size(); ++i) out.emplace_back(alphas[i], predict_with(cases[i], m, nullptr, repeats));
   }
   return out;
 }
@@ -206,6 +265,8 @@ void write_polar(const std::filesystem::path& dir, const Case& c, const std::fil
   s.set("reynolds", c.reynolds);
   s.set("mach", c.mach);
   s.set("angles", int(polar.size()));
+  // CUDA: the angles go through the network together, up to kPolarBatch per pass.
+  s.set("batch", polar.empty() ? 1 : polar.front().second.batch);
   s.set("inference_time_s", inference);
   s.set("coefficients_method", "from the predicted field: surface pressure + one-sided wall shear "
                                "(postprocess/surrogate/SCHEMA.md, 'Cl and Cd from a field')");

@@ -28,14 +28,20 @@ struct Prediction {
   double seconds = 0;        // inference time: CPU wall clock, CUDA median of device-timed passes
   double first_seconds = 0;  // the first pass (CUDA: cuBLAS start-up included)
   double wall_seconds = 0;   // inputs, upload, every pass and download
+  int batch = 1;             // cases in the pass that predicted this one (a polar on CUDA: its share of the times)
 };
+
+// The most cases one batched CUDA pass of a polar takes (activations grow with it: about 50 MB per case for the
+// shipped model's 8,192 tokens).
+inline constexpr std::size_t kPolarBatch = 64;
 
 // backend: Auto is resolved by resolve_backend (CUDA when a device is there). repeats: timed passes after the first (CUDA).
 // Throws CaseError for a case the surrogate cannot take (not naca4).
 Prediction predict_case(const Case& c, const Model& m, BackendKind backend, int repeats = 5);
 
 // The case at each angle of attack in `alphas` (degrees), the rest of it as given: one model load and, on CUDA,
-// one surrogate (weights uploaded once) for the whole polar. Each prediction as predict_case's.
+// one surrogate (weights uploaded once) and one batched pass per kPolarBatch angles, whose device time each
+// prediction reports its share of. Each prediction's fields and coefficients as predict_case's.
 std::vector<std::pair<double, Prediction>> predict_polar(const Case& c, const Model& m, BackendKind backend,
                                                          const std::vector<double>& alphas, int repeats = 5);
 

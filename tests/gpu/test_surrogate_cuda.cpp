@@ -56,6 +56,49 @@ TEST(SurrogateCuda, ForwardMatchesCpu) {
   }
 }
 
+// A batch of differently conditioned sequences in one pass (what a polar does) against each alone: the dense
+// layers see the same rows (cuBLAS may tile them differently: a few 1e-6 of TF32 sums), the attention keeps the
+// sequences apart (a sequence mixed with another's keys would be off by O(1)), each sequence its own g. The last
+// sequence is the first again, which must come out as the first.
+TEST(SurrogateCuda, BatchedPassMatchesOneAtATime) {
+  test::TempDir dir;
+  test::TestModelShape shape;
+  shape.d_model = 128;
+  shape.heads = 4;
+  shape.layers = 2;
+  shape.grid = SampleGrid{61, 33, -1.0, 3.0, -1.0, 1.0};
+  test::write_test_model(dir.path() / "m.h5", shape, 5);
+  const Model m = load_model(dir.path() / "m.h5");
+  auto s = make_cuda_surrogate(m);
+  std::vector<std::vector<float>> points;
+  std::vector<std::array<float, kParamFeatures>> params;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> jitter(-0.05f, 0.05f);
+  for (int b = 0; b < 3; ++b) {
+    std::vector<float> p = m.ref_points;
+    for (std::size_t t = 0; t < p.size(); t += kPointFeatures) p[t + 2] += b == 0 ? 0.0f : jitter(rng);  // sdf
+    std::array<float, kParamFeatures> q = m.ref_params;
+    q[3] += 2.0f * float(b);  // angle of attack
+    points.push_back(p);
+    params.push_back(q);
+  }
+  points.push_back(points.front());
+  params.push_back(params.front());
+  CudaTiming t;
+  const auto batched = forward_cuda_batch(*s, m, points, params, 2, &t);
+  ASSERT_EQ(batched.size(), points.size());
+  for (std::size_t b = 0; b < points.size(); ++b) {
+    const std::vector<float> alone = forward_cuda(*s, m, points[b], params[b], 1, nullptr);
+    const double err = relative_error(batched[b], alone, 3);
+    std::printf("batch of %zu, sequence %zu: rel. error against its own pass %.3e\n", points.size(), b, err);
+    EXPECT_LE(err, 1e-4) << "sequence " << b;
+  }
+  // The sequences differ (their angles and distances do): a pass that gave every sequence the first one's
+  // conditioning vector would fail here.
+  for (std::size_t b = 1; b + 1 < points.size(); ++b) EXPECT_GT(relative_error(batched[b], batched[0], 3), 1e-3);
+  EXPECT_LE(relative_error(batched.back(), batched.front(), 3), 1e-6);
+}
+
 // Both attention paths: the fused bf16 tensor-core kernel (the default for d = 32/64/128; bf16 inputs give about
 // 3e-3) and the simple fp32 kernel (AEROLBM_SURROGATE_ATTENTION=simple; fp32 rounding only).
 TEST(SurrogateCuda, AttentionMatchesCpu) {

@@ -74,12 +74,14 @@ DNorm upload(const LayerNormWeights& n) {
   return d;
 }
 
-// y[t, c] = act(y[t, c] + b[c] (+ g[c])), act = GELU (exact erf form) or identity.
-__global__ void bias_act_kernel(float* y, const float* b, const float* g, long long T, int C, bool gelu) {
+// y[t, c] = act(y[t, c] + b[c] (+ g[s, c])), act = GELU (exact erf form) or identity; row t belongs to sequence
+// s = t / per_g (each sequence of a batch has its own conditioning vector g).
+__global__ void bias_act_kernel(float* y, const float* b, const float* g, long long T, int C, bool gelu,
+                                long long per_g) {
   const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= T * C) return;
   const int c = int(i % C);
-  float x = y[i] + b[c] + (g ? g[c] : 0.0f);
+  float x = y[i] + b[c] + (g ? g[(i / C) / per_g * C + c] : 0.0f);
   if (gelu) x = 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
   y[i] = x;
 }
@@ -148,10 +150,13 @@ class CudaSurrogateImpl final : public CudaSurrogate {
 
   std::string device() const override { return device_; }
 
-  std::vector<float> forward_normalised(const std::vector<float>& points, const std::vector<float>& g, int repeats,
-                                        CudaTiming* timing) override {
-    const long long T = (long long)(points.size() / kPointFeatures);
-    if (T != T_) allocate(T);
+  std::vector<float> forward_normalised(const std::vector<float>& points, const std::vector<float>& g, int batch,
+                                        int repeats, CudaTiming* timing) override {
+    const long long T = (long long)(points.size() / kPointFeatures);  // all sequences' rows
+    if (batch < 1 || T % batch != 0 || g.size() != size_t(batch) * size_t(D_))
+      throw std::invalid_argument("CUDA surrogate: points and conditioning vectors do not make " +
+                                  std::to_string(batch) + " sequences");
+    if (T != T_ || batch != B_) allocate(T, batch);
     check(cudaMemcpyAsync(g_.get(), g.data(), g.size() * sizeof(float), cudaMemcpyHostToDevice, stream_), "upload g");
     std::vector<float> y(size_t(T) * kOutputs);
     std::vector<float> times;
@@ -179,8 +184,9 @@ class CudaSurrogateImpl final : public CudaSurrogate {
   }
 
  private:
-  void allocate(long long T) {
+  void allocate(long long T, int batch) {
     T_ = T;
+    B_ = batch;
     const size_t TD = size_t(T) * D_;
     in_ = Buffer(size_t(T) * kPointFeatures);
     e_ = Buffer(size_t(T) * embed0_.out);
@@ -192,7 +198,7 @@ class CudaSurrogateImpl final : public CudaSurrogate {
     att_ = Buffer(TD);
     hidden_ = Buffer(TD * M_);
     out_ = Buffer(size_t(T) * kOutputs);
-    g_ = Buffer(D_);
+    g_ = Buffer(size_t(batch) * D_);
   }
 
   // Y [T, out] = X [T, in] · Wᵀ (+ beta·Y): row-major Y is column-major Yᵀ = W · Xᵀ with W read transposed.
@@ -204,7 +210,7 @@ class CudaSurrogateImpl final : public CudaSurrogate {
           "cublasGemmEx");
   }
   void bias(const DLinear& l, float* Y, long long T, bool gelu, const float* g = nullptr) {
-    bias_act_kernel<<<blocks(T * l.out, 256), 256, 0, stream_>>>(Y, l.b.get(), g, T, l.out, gelu);
+    bias_act_kernel<<<blocks(T * l.out, 256), 256, 0, stream_>>>(Y, l.b.get(), g, T, l.out, gelu, T / B_);
     check(cudaGetLastError(), "bias kernel");
   }
   void norm(const DNorm& n, const float* X, float* Y, long long T) {
@@ -227,7 +233,7 @@ class CudaSurrogateImpl final : public CudaSurrogate {
       bias(b.k, k_.get(), T, false);
       gemm(b.v, a_.get(), v_.get(), T, 0.0f);
       bias(b.v, v_.get(), T, false);
-      surrogate_attention_cuda(q_.get(), k_.get(), v_.get(), att_.get(), 1, H_, int(T), d, scale, stream_);
+      surrogate_attention_cuda(q_.get(), k_.get(), v_.get(), att_.get(), B_, H_, int(T / B_), d, scale, stream_);
       gemm(b.o, att_.get(), h_.get(), T, 1.0f);  // residual: h += o(att)
       bias(b.o, h_.get(), T, false);
       norm(b.ln2, h_.get(), a_.get(), T);
@@ -242,7 +248,8 @@ class CudaSurrogateImpl final : public CudaSurrogate {
   }
 
   int D_, H_, M_;
-  long long T_ = -1;
+  long long T_ = -1;  // rows of every sequence together
+  int B_ = 1;         // sequences
   std::string device_;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
