@@ -4,7 +4,7 @@
 # root, with the install bundle in ./bundle:
 #   bash scripts/gpu_session.sh   (logs go to $OUT, or ./gpu-logs)
 # SECTIONS picks parts (default: all): tests default compare restart bench cases output sanitizers long wing farfield
-# (and, only when named: ncu resources channel)
+# (and, only when named: ncu resources channel polar)
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-logs}
 mkdir -p "$OUT"
@@ -156,5 +156,16 @@ if want channel; then
   AEROLBM_TEST_BACKEND=cuda timeout ${CHANNEL_TIMEOUT:-580} "$B/bin/validation_tests" \
     --gtest_filter="${CHANNEL_FILTER:-ChannelLong.Faces*}" 2>&1 | tee "$OUT/validation_channel_gpu.log" \
     | grep -E "Re_tau|U_b|log|OK|FAIL" | tee -a "$OUT/session.log"
+fi
+if want polar; then
+  # The surrogate's polar in batched passes (docs/surrogate.md): 33 angles on the GPU with the committed model, and
+  # the batched pass against each case alone (SurrogateCuda.BatchedPassMatchesOneAtATime).
+  log "surrogate polar, batched, on the GPU"
+  timeout 120 "$B/bin/gpu_tests" --gtest_filter='SurrogateCuda.*' 2>&1 | tee "$OUT/surrogate_gpu_tests.log" \
+    | grep -E "rel\. error|OK|FAILED" | tee -a "$OUT/session.log"
+  timeout 120 "$A" predict cases/naca0012_re1000_aoa5.yaml --set physics.reynolds=500 --polar=-4:12:0.5 \
+    --model postprocess/surrogate/model.h5 --backend cuda --repeats 20 -o /tmp/polar --overwrite \
+    > "$OUT/polar.log" 2>&1
+  grep -E "predicted" "$OUT/polar.log" | tee -a "$OUT/session.log"; cp /tmp/polar/polar.csv /tmp/polar/summary.json "$OUT/" 2>/dev/null
 fi
 log "end $(date -u)"
