@@ -45,32 +45,22 @@ void field_coefficients(const Case& c, const Model& m, Prediction& p) {
                                            c.reynolds);
 }
 
-// One prediction of case `c`; `s`: the CUDA surrogate to run it on (null: the CPU).
-Prediction predict_with(const Case& c, const Model& m, CudaSurrogate* s, int repeats) {
+// One prediction of case `c` on the CPU.
+Prediction predict_on_cpu(const Case& c, const Model& m) {
   const auto t0 = std::chrono::steady_clock::now();
   Prediction p = prediction_inputs(c, m);
-  const std::array<float, kParamFeatures> params = float_params(p);
-  if (s) {
-    CudaTiming t;
-    p.output = forward_cuda(*s, m, p.points, params, std::max(1, repeats), &t);
-    p.backend = "cuda";
-    p.device = s->device();
-    p.seconds = t.median_seconds;
-    p.first_seconds = t.first_seconds;
-  } else {
-    const auto a = std::chrono::steady_clock::now();
-    p.output = forward_cpu(m, p.points, params);
-    p.seconds = p.first_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
-    p.backend = "cpu";
-    p.device = "host CPU (OpenMP)";
-  }
+  const auto a = std::chrono::steady_clock::now();
+  p.output = forward_cpu(m, p.points, float_params(p));
+  p.seconds = p.first_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
+  p.backend = "cpu";
+  p.device = "host CPU (OpenMP)";
   field_coefficients(c, m, p);
   p.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return p;
 }
 
-// The cases `cases` in batched CUDA passes of up to kPolarBatch: each prediction's times are its share of its
-// pass's (the pass's time over the cases in it).
+// The cases `cases` on CUDA, in batched passes of up to kPolarBatch (one case: a pass of its own): each
+// prediction's times are its share of its pass's (the pass's time over the cases in it).
 std::vector<Prediction> predict_batched(const std::vector<Case>& cases, const Model& m, CudaSurrogate& s,
                                         int repeats) {
   std::vector<Prediction> out;
@@ -114,7 +104,7 @@ std::unique_ptr<CudaSurrogate> surrogate_for(const Model& m, BackendKind backend
 
 Prediction predict_case(const Case& c, const Model& m, BackendKind backend, int repeats) {
   const auto s = surrogate_for(m, backend);
-  return predict_with(c, m, s.get(), repeats);
+  return s ? predict_batched({c}, m, *s, repeats).front() : predict_on_cpu(c, m);
 }
 
 std::vector<std::pair<double, Prediction>> predict_polar(const Case& c, const Model& m, BackendKind backend,
@@ -131,7 +121,7 @@ std::vector<std::pair<double, Prediction>> predict_polar(const Case& c, const Mo
     std::vector<Prediction> p = predict_batched(cases, m, *s, repeats);
     for (std::size_t i = 0; i < alphas.size(); ++i) out.emplace_back(alphas[i], std::move(p[i]));
   } else {
-    for (std::size_t i = 0; i < alphas.size(); ++i) out.emplace_back(alphas[i], predict_with(cases[i], m, nullptr, repeats));
+    for (std::size_t i = 0; i < alphas.size(); ++i) out.emplace_back(alphas[i], predict_on_cpu(cases[i], m));
   }
   return out;
 }
