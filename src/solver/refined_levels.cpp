@@ -1,0 +1,581 @@
+#include "src/solver/refined_levels.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/backend_factory.hpp"
+#include "kernels/physics/refinement.hpp"
+#include "src/solver/backend_select.hpp"
+
+namespace aerolbm {
+
+struct RefinedLevels::Level {
+  DomainData d;
+  PhysicsParams p;
+  bool band[3][2] = {};  // a ghost band on the low and high side of each axis (level 0: none)
+  std::unique_ptr<Backend> backend;
+};
+
+// Everything that crosses between level ℓ (coarse) and ℓ + 1 (fine), as cell lists of the two grids (each a halo
+// list of all Q directions) and, per ghost and per ring cell, where its values come from.
+struct RefinedLevels::Coupling {
+  std::vector<std::int64_t> parents;   // coarse cells whose populations the fine ghost band receives
+  std::vector<std::int64_t> ghosts;    // the fine ghost band
+  std::vector<std::int64_t> children;  // fine owned cells under the ring
+  std::vector<std::int64_t> ring;      // covered coarse cells next to uncovered ones
+  int parents_list = -1, ghosts_list = -1, children_list = -1, ring_list = -1;
+  // ghosts × Q, per fine sub-step: the parent (index into `parents`) and which of its children (bit a: the upper
+  // half along axis a) the value stands for.
+  std::vector<std::int32_t> source[2];
+  std::vector<std::uint8_t> source_child[2];
+  // The parents' neighbours for the slope: parents × 3 axes × (below, above), an index into `parents` (which
+  // lists them after the parents themselves) or −1 where the neighbour is not an own fluid cell of the coarse level.
+  std::size_t parent_count = 0;
+  std::vector<std::int32_t> neighbour;
+  std::vector<double> slope;  // parents × Q × 3, per coarse step
+  // ring × Q + 1 offsets into cross: the children (indices into `children`) whose population i leaves the fine
+  // level's own cells and counts toward ring cell G's population i, with its weight; a direction without any (the
+  // coarse cell at G + c_i is covered too) takes the plain mean. See the constructor for the weights.
+  struct Crossing {
+    std::int32_t child;
+    double weight;
+  };
+  std::vector<std::int32_t> cross_begin;
+  std::vector<Crossing> cross;
+  std::vector<std::int32_t> ring_children;  // ring × 2^D: every child (index into `children`)
+  std::vector<double> parent_values, child_values, sums, out;
+};
+
+namespace {
+
+struct Velocities {
+  int d = 2, q = 9;
+  int c[27][3] = {};
+  double w[27] = {};
+};
+
+Velocities velocities(Stencil s) {
+  return with_lattice(s, [](auto l) {
+    using L = decltype(l);
+    Velocities v;
+    v.d = L::D;
+    v.q = L::Q;
+    for (int i = 0; i < L::Q; ++i) {
+      for (int a = 0; a < 3; ++a) v.c[i][a] = L::c(i, a);
+      v.w[i] = L::w(i);
+    }
+    return v;
+  });
+}
+
+[[noreturn]] void refuse(const std::string& what) { throw std::invalid_argument("refinement: " + what); }
+
+std::int64_t global_size(const DomainData& d, int a) {
+  const std::int64_t n[3] = {d.nx, d.ny, d.nz};
+  return d.global_n[a] > 0 ? d.global_n[a] : n[a];
+}
+
+bool axis_periodic(const PhysicsParams& p, int a) {
+  return p.faces[2 * a] == FaceBC::Periodic && p.faces[2 * a + 1] == FaceBC::Periodic;
+}
+
+// Local cell index of local coordinates x in d, wrapping periodic axes; −1 outside the grid.
+std::int64_t local_index(const DomainData& d, const PhysicsParams& p, std::int64_t x[3]) {
+  const std::int64_t n[3] = {d.nx, d.ny, d.nz};
+  for (int a = 0; a < 3; ++a) {
+    if (x[a] >= 0 && x[a] < n[a]) continue;
+    if (!axis_periodic(p, a)) return -1;
+    x[a] = ((x[a] % n[a]) + n[a]) % n[a];
+  }
+  return x[0] + n[0] * (x[1] + n[1] * x[2]);
+}
+
+void coordinates(const DomainData& d, std::int64_t n, std::int64_t x[3]) {
+  x[0] = n % d.nx;
+  x[1] = (n / d.nx) % d.ny;
+  x[2] = n / (d.nx * d.ny);
+}
+
+// The halo buffer's stored values (fp32 or fp64) to double and back.
+void read_values(Backend& b, int list, std::vector<double>& out) {
+  const HaloBuffer h = b.halo_buffer(list);
+  const std::size_t n = h.bytes / b.population_bytes();
+  out.resize(n);
+  if (b.population_bytes() == sizeof(float)) {
+    const float* v = static_cast<const float*>(h.host);
+    for (std::size_t k = 0; k < n; ++k) out[k] = double(v[k]);
+  } else {
+    const double* v = static_cast<const double*>(h.host);
+    std::memcpy(out.data(), v, n * sizeof(double));
+  }
+}
+
+void write_values(Backend& b, int list, const std::vector<double>& in) {
+  const HaloBuffer h = b.halo_buffer(list);
+  const std::size_t n = h.bytes / b.population_bytes();
+  if (b.population_bytes() == sizeof(float)) {
+    float* v = static_cast<float*>(h.host);
+    for (std::size_t k = 0; k < n; ++k) v[k] = float(in[k]);
+  } else {
+    std::memcpy(h.host, in.data(), n * sizeof(double));
+  }
+}
+
+// Level ℓ + 1's physics: the same flow in lattice units of half the spacing and half the time step.
+PhysicsParams finer_params(PhysicsParams p) {
+  p.tau = 2 * p.tau - 0.5;
+  for (double& f : p.body_force) f *= 0.5;
+  p.ramp_steps *= 2;
+  p.sponge_cells *= 2;
+  return p;
+}
+
+}  // namespace
+
+RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const DomainData& coarse,
+                             const PhysicsParams& p, const std::vector<RefinedBox>& boxes) {
+  if (cfg.precision == Precision::FP16S)
+    refuse("fp16s storage is not refined yet (lattice.precision: fp32 or fp64)");
+  if (cfg.kernel != KernelVariant::Auto && cfg.kernel != KernelVariant::Pull)
+    refuse("refined levels run the pull kernel (lattice.kernel: pull or auto)");
+  if (coarse.global_n[0] > 0 || coarse.global_n[1] > 0 || coarse.global_n[2] > 0)
+    refuse("level 0 must be a whole grid, not an MPI block");
+  const Velocities v = velocities(cfg.stencil);
+  stencil_ = cfg.stencil;
+  dims_ = v.d;
+  q_ = v.q;
+
+  levels_.resize(boxes.size() + 1);
+  couplings_.resize(boxes.size());
+  levels_[0].d = coarse;
+  levels_[0].p = p;
+
+  for (std::size_t l = 0; l < boxes.size(); ++l) {
+    Level& c = levels_[l];
+    Level& f = levels_[l + 1];
+    const RefinedBox& box = boxes[l];
+    const std::int64_t nc[3] = {c.d.nx, c.d.ny, c.d.nz};
+    std::int64_t ghost_lo[3] = {0, 0, 0}, ghost_hi[3] = {0, 0, 0};
+    bool on_face[3] = {false, false, false};  // a side of the box on a non-periodic face of the domain, per axis
+    f.p = finer_params(c.p);
+    for (int a = 0; a < 3; ++a) {
+      const std::string axis = std::string(1, "xyz"[a]);
+      const std::string where = "level " + std::to_string(l + 1) + "'s box along " + axis;
+      f.d.global_n[a] = a < dims_ ? 2 * global_size(c.d, a) : global_size(c.d, a);
+      if (a >= dims_) {
+        f.d.origin[a] = 0;
+        continue;
+      }
+      const std::int64_t lo = box.lo[a] - c.d.origin[a], hi = box.hi[a] - c.d.origin[a];  // local to level ℓ
+      if (!(lo < hi)) refuse(where + " is empty");
+      // Where the band's parents may lie along a: inside level ℓ's own band and clear of the children of level
+      // ℓ − 1's ring (two cells) by two more cells.
+      const bool c_ghost_lo = c.band[a][0], c_ghost_hi = c.band[a][1];
+      const std::int64_t own_lo = c_ghost_lo ? 2 + 4 : 0, own_hi = c_ghost_hi ? nc[a] - 2 - 4 : nc[a];
+      const bool whole = lo == 0 && hi == nc[a] && !c_ghost_lo && !c_ghost_hi;
+      if (whole) {
+        f.p.faces[2 * a] = c.p.faces[2 * a];
+        f.p.faces[2 * a + 1] = c.p.faces[2 * a + 1];
+      } else {
+        if (axis_periodic(c.p, a) && (lo < 1 || hi > nc[a] - 1))
+          refuse(where + " reaches the periodic seam: keep one cell of level " + std::to_string(l) +
+                 " on each side, or span the whole axis");
+        const std::int64_t face_gap = axis_periodic(c.p, a) ? 1 : 2;  // the band's parents and their slope inside
+        if (lo == 0 && !c_ghost_lo && !axis_periodic(c.p, a)) {
+          f.p.faces[2 * a] = c.p.faces[2 * a];  // on the domain's face: that face's boundary
+          on_face[a] = true;
+        } else {
+          if (lo < std::max(own_lo + 1, c_ghost_lo ? 0 : face_gap))
+            refuse(where + " starts too close to the edge of level " + std::to_string(l) + ": leave " +
+                   std::to_string(c_ghost_lo ? own_lo + 1 : face_gap) + " cells, or put it on the face");
+          ghost_lo[a] = 2;
+          f.p.faces[2 * a] = FaceBC::Wall;  // never reached: the band's ghosts are not updated
+        }
+        if (hi == nc[a] && !c_ghost_hi && !axis_periodic(c.p, a)) {
+          f.p.faces[2 * a + 1] = c.p.faces[2 * a + 1];
+          on_face[a] = true;
+        } else {
+          if (hi > std::min(own_hi - 1, c_ghost_hi ? nc[a] : nc[a] - face_gap))
+            refuse(where + " ends too close to the edge of level " + std::to_string(l) + ": leave " +
+                   std::to_string(c_ghost_hi ? nc[a] - own_hi + 1 : face_gap) + " cells, or put it on the face");
+          ghost_hi[a] = 2;
+          f.p.faces[2 * a + 1] = FaceBC::Wall;
+        }
+      }
+      f.d.origin[a] = 2 * box.lo[a] - ghost_lo[a];
+      f.band[a][0] = ghost_lo[a] > 0;
+      f.band[a][1] = ghost_hi[a] > 0;
+    }
+    bool meets = false;  // an interface across an axis that ends on a face of another axis
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) meets = meets || (a != b && (ghost_lo[a] > 0 || ghost_hi[a] > 0) && on_face[b]);
+    if (meets)
+      refuse("level " + std::to_string(l + 1) + "'s box lies on a face of the domain and has an interface across "
+             "it: where an interface meets a wall or an open face the populations are not handed over yet. Keep "
+             "the box two cells off that face, or let it span every other axis whole");
+    f.d.nx = 2 * (box.hi[0] - box.lo[0]) + ghost_lo[0] + ghost_hi[0];
+    f.d.ny = 2 * (box.hi[1] - box.lo[1]) + ghost_lo[1] + ghost_hi[1];
+    f.d.nz = dims_ == 3 ? 2 * (box.hi[2] - box.lo[2]) + ghost_lo[2] + ghost_hi[2] : c.d.nz;
+    const std::int64_t nf[3] = {f.d.nx, f.d.ny, f.d.nz};
+
+    // The fine grid's flags: its parents' types; the band flagged ghost.
+    f.d.flags.assign(std::size_t(f.d.cells()), cell::fluid);
+    f.d.link.assign(std::size_t(f.d.cells()), -1);
+    auto parent_local = [&](const std::int64_t xf[3], std::int64_t xc[3]) {
+      for (int a = 0; a < 3; ++a)
+        xc[a] = a < dims_ ? refinement::parent_coordinate(xf[a] + f.d.origin[a]) - c.d.origin[a] : xf[a];
+      return local_index(c.d, c.p, xc);
+    };
+    for (std::int64_t n = 0; n < f.d.cells(); ++n) {
+      std::int64_t xf[3], xc[3];
+      coordinates(f.d, n, xf);
+      const std::int64_t pc = parent_local(xf, xc);
+      if (pc < 0) refuse("level " + std::to_string(l + 1) + " has a cell without a parent");
+      const std::uint8_t pf = c.d.flags[std::size_t(pc)];
+      const std::uint8_t type = pf & cell::type_mask;
+      if ((pf & cell::near_wall) || c.d.link[std::size_t(pc)] >= 0 || type == cell::inlet || type == cell::outlet)
+        refuse("level " + std::to_string(l + 1) +
+               "'s box or its band holds a body's wall, an inlet or an outlet: not refined yet");
+      bool band = false;
+      for (int a = 0; a < 3; ++a) band = band || xf[a] < ghost_lo[a] || xf[a] >= nf[a] - ghost_hi[a];
+      f.d.flags[std::size_t(n)] = std::uint8_t(type | (band ? cell::ghost : 0));
+    }
+    // The coarse cells under the box: ghosts of level ℓ from now on.
+    auto covered = [&](const std::int64_t xc[3]) {
+      for (int a = 0; a < dims_; ++a)
+        if (xc[a] + c.d.origin[a] < box.lo[a] || xc[a] + c.d.origin[a] >= box.hi[a]) return false;
+      return true;
+    };
+    for (std::int64_t n = 0; n < c.d.cells(); ++n) {
+      std::int64_t xc[3];
+      coordinates(c.d, n, xc);
+      if (covered(xc)) c.d.flags[std::size_t(n)] |= cell::ghost;
+    }
+
+    // Explosion: the band's ghosts and their parents.
+    Coupling& k = couplings_[l];
+    std::vector<std::int32_t> parent_slot(std::size_t(c.d.cells()), -1);
+    auto slot_of_parent = [&](std::int64_t pc) {
+      std::int32_t& s = parent_slot[std::size_t(pc)];
+      if (s < 0) {
+        s = std::int32_t(k.parents.size());
+        k.parents.push_back(pc);
+      }
+      return s;
+    };
+    for (std::int64_t n = 0; n < f.d.cells(); ++n)
+      if (f.d.flags[std::size_t(n)] & cell::ghost) k.ghosts.push_back(n);
+    auto child_bits = [&](const std::int64_t xf[3]) {
+      std::uint8_t b = 0;
+      for (int a = 0; a < dims_; ++a) {
+        const std::int64_t x = xf[a] + f.d.origin[a];
+        if (x - 2 * refinement::parent_coordinate(x) == 1) b = std::uint8_t(b | (1u << a));
+      }
+      return b;
+    };
+    for (int s = 0; s < 2; ++s) {
+      k.source[s].resize(k.ghosts.size() * std::size_t(q_));
+      k.source_child[s].resize(k.ghosts.size() * std::size_t(q_));
+    }
+    for (std::size_t g = 0; g < k.ghosts.size(); ++g) {
+      std::int64_t xf[3], xc[3];
+      coordinates(f.d, k.ghosts[g], xf);
+      const std::int64_t own = parent_local(xf, xc);
+      for (int i = 0; i < q_; ++i) {
+        const std::size_t at = g * std::size_t(q_) + std::size_t(i);
+        k.source[0][at] = slot_of_parent(own);
+        k.source_child[0][at] = child_bits(xf);
+        // The second sub-step: what one step of streaming inside the band brings to the ghost, from the ghost at
+        // −c_i; where −c_i leaves the band (into an own cell), the ghost's own (that value enters no own cell).
+        std::int64_t from[3] = {xf[0] - v.c[i][0], xf[1] - v.c[i][1], xf[2] - v.c[i][2]};
+        const std::int64_t u = local_index(f.d, f.p, from);
+        const std::int64_t source_cell =
+            u >= 0 && (f.d.flags[std::size_t(u)] & cell::ghost) ? u : k.ghosts[g];
+        std::int64_t xu[3];
+        coordinates(f.d, source_cell, xu);
+        k.source[1][at] = slot_of_parent(parent_local(xu, xc));
+        k.source_child[1][at] = child_bits(xu);
+      }
+    }
+    for (std::int64_t pc : k.parents)
+      if (c.d.flags[std::size_t(pc)] & cell::ghost)
+        refuse("level " + std::to_string(l + 1) + "'s band lies over cells level " + std::to_string(l) +
+               " does not own");
+    k.parent_count = k.parents.size();
+    k.neighbour.assign(k.parent_count * 6, -1);
+    for (std::size_t pi = 0; pi < k.parent_count; ++pi) {
+      std::int64_t xp[3];
+      coordinates(c.d, k.parents[pi], xp);
+      for (int a = 0; a < dims_; ++a)
+        for (int side = 0; side < 2; ++side) {
+          std::int64_t y[3] = {xp[0], xp[1], xp[2]};
+          y[a] += side ? 1 : -1;
+          const std::int64_t m = local_index(c.d, c.p, y);
+          if (m < 0) continue;
+          const std::uint8_t flag = c.d.flags[std::size_t(m)];
+          if ((flag & cell::ghost) || (flag & cell::type_mask) == cell::solid) continue;
+          k.neighbour[pi * 6 + std::size_t(2 * a + side)] = slot_of_parent(m);
+        }
+    }
+
+    // Coalescence: the covered ring, its children, and which of them send each population out.
+    std::vector<std::int32_t> child_slot(std::size_t(f.d.cells()), -1);
+    auto slot_of_child = [&](std::int64_t nfc) {
+      std::int32_t& s = child_slot[std::size_t(nfc)];
+      if (s < 0) {
+        s = std::int32_t(k.children.size());
+        k.children.push_back(nfc);
+      }
+      return s;
+    };
+    k.cross_begin.push_back(0);
+    const int kids = 1 << dims_;
+    std::vector<std::int32_t> puller;  // ring × Q: the parent slot of the coarse cell at G + c_i (−1: none)
+    for (std::int64_t n = 0; n < c.d.cells(); ++n) {
+      std::int64_t xc[3];
+      coordinates(c.d, n, xc);
+      if (!covered(xc)) continue;
+      bool next_to_uncovered[27] = {};
+      bool ring = false;
+      for (int i = 0; i < q_; ++i) {
+        std::int64_t y[3] = {xc[0] + v.c[i][0], xc[1] + v.c[i][1], xc[2] + v.c[i][2]};
+        const std::int64_t m = local_index(c.d, c.p, y);
+        if (m < 0) continue;
+        std::int64_t ym[3];
+        coordinates(c.d, m, ym);
+        next_to_uncovered[i] = !covered(ym);
+        ring = ring || next_to_uncovered[i];
+      }
+      if (!ring) continue;
+      k.ring.push_back(n);
+      std::int64_t kid[8][3];
+      for (int b = 0; b < kids; ++b) {
+        for (int a = 0; a < 3; ++a)
+          kid[b][a] = a < dims_ ? 2 * (xc[a] + c.d.origin[a]) + ((b >> a) & 1) - f.d.origin[a] : xc[a];
+        std::int64_t x[3] = {kid[b][0], kid[b][1], kid[b][2]};
+        const std::int64_t m = local_index(f.d, f.p, x);
+        if (m < 0 || (f.d.flags[std::size_t(m)] & cell::ghost))
+          refuse("level " + std::to_string(l + 1) + ": a covered cell's child is not a cell of its own");
+        k.ring_children.push_back(slot_of_child(m));
+      }
+      for (int i = 0; i < q_; ++i) {
+        std::int32_t pull = -1;
+        if (next_to_uncovered[i]) {
+          std::int64_t y[3] = {xc[0] + v.c[i][0], xc[1] + v.c[i][1], xc[2] + v.c[i][2]};
+          pull = parent_slot[std::size_t(local_index(c.d, c.p, y))];
+        }
+        puller.push_back(pull);
+      }
+    }
+    // Which ring cell's population i a crossing (an own fine cell k whose population i streams into the band)
+    // counts toward. Its owner, the ring cell over k, holds it at the coarse level; the ring cell whose
+    // population i lands where the fine one does (the band cell's parent Y, pulled from Y − c_i) would move it
+    // there. For a population along an axis the two are the same cell; for a diagonal, the owner's mean lies a
+    // quarter coarse cell short of where the coarse population starts, along the diagonal's tangential part, the
+    // landing cell's a quarter beyond: half to each puts the mean where the coarse population starts (second
+    // order). Either way each crossing is counted once in all: what leaves the fine level arrives.
+    std::vector<std::int32_t> ring_slot(std::size_t(c.d.cells()), -1);
+    for (std::size_t r = 0; r < k.ring.size(); ++r) ring_slot[std::size_t(k.ring[r])] = std::int32_t(r);
+    std::vector<std::vector<Coupling::Crossing>> credit(k.ring.size() * std::size_t(q_));
+    auto pulled = [&](std::int64_t rc, int i) {
+      if (rc < 0 || ring_slot[std::size_t(rc)] < 0) return false;
+      return puller[std::size_t(ring_slot[std::size_t(rc)]) * q_ + std::size_t(i)] >= 0;
+    };
+    for (std::size_t j = 0; j < k.children.size(); ++j) {
+      std::int64_t xk[3], xo[3];
+      coordinates(f.d, k.children[j], xk);
+      const std::int64_t owner = parent_local(xk, xo);
+      for (int i = 0; i < q_; ++i) {
+        std::int64_t to[3] = {xk[0] + v.c[i][0], xk[1] + v.c[i][1], xk[2] + v.c[i][2]};
+        const std::int64_t m = local_index(f.d, f.p, to);
+        if (m < 0 || !(f.d.flags[std::size_t(m)] & cell::ghost)) continue;  // stays in the fine level
+        std::int64_t xm[3], xy[3];
+        coordinates(f.d, m, xm);
+        const std::int64_t landing = parent_local(xm, xy);
+        std::int64_t back[3] = {xy[0] - v.c[i][0], xy[1] - v.c[i][1], xy[2] - v.c[i][2]};
+        const std::int64_t from = landing >= 0 ? local_index(c.d, c.p, back) : -1;
+        const bool own_ok = pulled(owner, i), land_ok = pulled(from, i);
+        if (!own_ok && !land_ok)
+          refuse("level " + std::to_string(l + 1) + ": a population leaving the box reaches no coarse cell");
+        const double w = own_ok && land_ok ? 0.5 : 1.0;
+        if (own_ok) credit[std::size_t(ring_slot[std::size_t(owner)]) * q_ + std::size_t(i)].push_back({std::int32_t(j), w});
+        if (land_ok) credit[std::size_t(ring_slot[std::size_t(from)]) * q_ + std::size_t(i)].push_back({std::int32_t(j), w});
+      }
+    }
+    for (const auto& list : credit) {
+      k.cross.insert(k.cross.end(), list.begin(), list.end());
+      k.cross_begin.push_back(std::int32_t(k.cross.size()));
+    }
+
+  }
+
+  for (std::size_t l = 0; l < levels_.size(); ++l) {
+    Level& lv = levels_[l];
+    lv.backend = select_backend(which, cfg, lv.d, lv.p);
+    const std::size_t bytes = lv.backend->population_bytes();
+    if (bytes != sizeof(float) && bytes != sizeof(double)) refuse("fp32 or fp64 storage only");
+  }
+  std::vector<int> all(static_cast<std::size_t>(q_));
+  for (int i = 0; i < q_; ++i) all[std::size_t(i)] = i;
+  for (std::size_t l = 0; l < couplings_.size(); ++l) {
+    Coupling& k = couplings_[l];
+    Backend& c = *levels_[l].backend;
+    Backend& f = *levels_[l + 1].backend;
+    k.parents_list = c.halo_register(k.parents, all);
+    k.ring_list = c.halo_register(k.ring, all);
+    k.ghosts_list = f.halo_register(k.ghosts, all);
+    k.children_list = f.halo_register(k.children, all);
+  }
+}
+
+RefinedLevels::~RefinedLevels() = default;
+
+int RefinedLevels::levels() const { return int(levels_.size()); }
+Backend& RefinedLevels::backend(int level) { return *levels_.at(std::size_t(level)).backend; }
+const DomainData& RefinedLevels::domain(int level) const { return levels_.at(std::size_t(level)).d; }
+const PhysicsParams& RefinedLevels::params(int level) const { return levels_.at(std::size_t(level)).p; }
+
+bool RefinedLevels::owned(int level, std::int64_t cell) const {
+  return !(levels_.at(std::size_t(level)).d.flags.at(std::size_t(cell)) & cell::ghost);
+}
+
+void RefinedLevels::initialize() {
+  for (Level& l : levels_) l.backend->initialize();
+}
+
+void RefinedLevels::run(std::int64_t coarse_steps) {
+  for (std::int64_t s = 0; s < coarse_steps; ++s) step(0);
+}
+
+void RefinedLevels::step(int level) {
+  if (std::size_t(level) + 1 < levels_.size()) couple_and_step(level);
+  levels_[std::size_t(level)].backend->run(1);
+}
+
+// Two steps of level ℓ + 1 between level ℓ's state t and its step to t + 1: the band gets level ℓ's populations of
+// state t (explosion), the ring the populations that left level ℓ + 1 in its two steps (coalescence).
+void RefinedLevels::couple_and_step(int level) {
+  Coupling& k = couplings_[std::size_t(level)];
+  Backend& c = *levels_[std::size_t(level)].backend;
+  Backend& f = *levels_[std::size_t(level) + 1].backend;
+  const std::size_t q = std::size_t(q_), kids = std::size_t(1) << dims_;
+  const std::size_t np = k.parents.size(), ng = k.ghosts.size(), nk = k.children.size(), nr = k.ring.size();
+  const std::size_t npar = k.parent_count;
+  c.halo_pack(k.parents_list, true);
+  read_values(c, k.parents_list, k.parent_values);
+
+  // Explosion. Each parent's slope along each axis, per population: central where both neighbours are its own
+  // fluid cells, one-sided where one is, none where neither is; a child a quarter cell off the parent's centre
+  // along each axis gets f + Σ ±¼ slope, so the 2^D children keep the parent's sum exactly.
+  k.slope.assign(npar * q * 3, 0.0);
+  for (std::size_t p = 0; p < npar; ++p)
+    for (int a = 0; a < dims_; ++a) {
+      const std::int32_t lo = k.neighbour[p * 6 + std::size_t(2 * a)], hi = k.neighbour[p * 6 + std::size_t(2 * a + 1)];
+      if (lo < 0 && hi < 0) continue;
+      for (std::size_t i = 0; i < q; ++i) {
+        const double* v = &k.parent_values[i * np];
+        k.slope[(p * q + i) * 3 + std::size_t(a)] =
+            lo >= 0 && hi >= 0 ? 0.5 * (v[hi] - v[lo]) : (hi >= 0 ? v[hi] - v[p] : v[p] - v[lo]);
+      }
+    }
+  auto child_value = [&](std::size_t p, std::uint8_t b, std::size_t i) {
+    double value = k.parent_values[i * np + p];
+    for (int a = 0; a < dims_; ++a) value += ((b >> a) & 1u ? 0.25 : -0.25) * k.slope[(p * q + i) * 3 + std::size_t(a)];
+    return value;
+  };
+  // A ghost's population i for both sub-steps: the mean of the child's value at the ghost and of the one that a
+  // fine step of streaming inside the band brings there (kernels/physics/refinement.hpp). Either alone is a
+  // quarter coarse step off, one early, one late; over the two sub-steps the same values enter the fine level in
+  // all, so the mean keeps the volumes handed over exactly.
+  k.out.resize(ng * q);
+  for (std::size_t i = 0; i < q; ++i)
+    for (std::size_t g = 0; g < ng; ++g) {
+      const std::size_t at = g * q + i;
+      k.out[i * ng + g] = 0.5 * (child_value(std::size_t(k.source[0][at]), k.source_child[0][at], i) +
+                                 child_value(std::size_t(k.source[1][at]), k.source_child[1][at], i));
+    }
+  write_values(f, k.ghosts_list, k.out);
+
+  // Two fine steps; what their own cells send into the band (states t and t + ½) is summed for the ring.
+  k.sums.assign(nr * q, 0.0);
+  for (int s = 0; s < 2; ++s) {
+    f.halo_unpack(k.ghosts_list, true);  // before each step: the two lattices swap, the band is in both
+    f.halo_pack(k.children_list, true);
+    read_values(f, k.children_list, k.child_values);
+    for (std::size_t r = 0; r < nr; ++r)
+      for (std::size_t i = 0; i < q; ++i) {
+        double sum = 0;
+        for (std::int32_t j = k.cross_begin[r * q + i]; j < k.cross_begin[r * q + i + 1]; ++j) {
+          const Coupling::Crossing& x = k.cross[std::size_t(j)];
+          sum += x.weight * k.child_values[i * nk + std::size_t(x.child)];
+        }
+        k.sums[r * q + i] += sum;
+      }
+    step(level + 1);
+  }
+
+  // Coalescence into the ring; a direction no uncovered cell pulls gets the children's mean (state t + ½).
+  k.out.resize(nr * q);
+  for (std::size_t r = 0; r < nr; ++r)
+    for (std::size_t i = 0; i < q; ++i) {
+      double weight = 0;
+      for (std::int32_t j = k.cross_begin[r * q + i]; j < k.cross_begin[r * q + i + 1]; ++j)
+        weight += 2 * k.cross[std::size_t(j)].weight;  // both sub-steps
+      double value = 0;
+      if (weight > 0) {
+        value = dims_ == 2 ? refinement::coalesced<2>(k.sums[r * q + i], weight)
+                           : refinement::coalesced<3>(k.sums[r * q + i], weight);
+      } else {
+        for (std::size_t b = 0; b < kids; ++b) value += k.child_values[i * nk + std::size_t(k.ring_children[r * kids + b])];
+        value /= double(kids);
+      }
+      k.out[i * nr + r] = value;
+    }
+  write_values(c, k.ring_list, k.out);
+  c.halo_unpack(k.ring_list, true);
+}
+
+double RefinedLevels::mass() {
+  double total = 0;
+  for (std::size_t l = 0; l < levels_.size(); ++l) {
+    const Level& lv = levels_[l];
+    std::vector<double> f;
+    lv.backend->read_populations(f);
+    const std::int64_t cells = lv.d.cells();
+    double m = 0;
+    for (std::int64_t n = 0; n < cells; ++n) {
+      const std::uint8_t flag = lv.d.flags[std::size_t(n)];
+      if ((flag & cell::ghost) || (flag & cell::type_mask) == cell::solid) continue;
+      double rho = 1;
+      for (int i = 0; i < q_; ++i) rho += f[std::size_t(i) * std::size_t(cells) + std::size_t(n)];
+      m += rho;
+    }
+    total += m / double(std::int64_t(1) << (dims_ * int(l)));
+  }
+  return total;
+}
+
+std::array<double, 3> RefinedLevels::momentum() {
+  std::array<double, 3> total{0, 0, 0};
+  const Velocities v = velocities(stencil_);
+  for (std::size_t l = 0; l < levels_.size(); ++l) {
+    const Level& lv = levels_[l];
+    std::vector<double> f;
+    lv.backend->read_populations(f);
+    const std::int64_t cells = lv.d.cells();
+    double m[3] = {0, 0, 0};
+    for (std::int64_t n = 0; n < cells; ++n) {
+      const std::uint8_t flag = lv.d.flags[std::size_t(n)];
+      if ((flag & cell::ghost) || (flag & cell::type_mask) == cell::solid) continue;
+      for (int i = 0; i < q_; ++i)
+        for (int a = 0; a < 3; ++a) m[a] += v.c[i][a] * f[std::size_t(i) * std::size_t(cells) + std::size_t(n)];
+    }
+    for (int a = 0; a < 3; ++a) total[std::size_t(a)] += m[a] / double(std::int64_t(1) << (dims_ * int(l)));
+  }
+  return total;
+}
+
+}  // namespace aerolbm

@@ -1,0 +1,71 @@
+#pragma once
+// Static grid refinement, ratio 2: a stack of nested levels, each a box of the level below at twice its resolution,
+// each an ordinary backend (CPU or CUDA) over a grid of its own, coupled at the interfaces by the volumetric rules
+// of kernels/physics/refinement.hpp (docs/grid_refinement.md). Level ℓ + 1 advances two steps per step of level ℓ
+// (acoustic scaling), with τ − ½ doubled and the body force halved.
+//
+// Level ℓ + 1's grid is its box at double resolution plus a ghost band of two cells on every side that lies inside
+// level ℓ (a side on a face of the domain keeps that face's boundary; an axis the box spans wholly keeps its
+// periodicity); the cells of level ℓ under the box are flagged cell::ghost there (never updated: the ring next to
+// the uncovered cells receives what the finer level sends out). The ghost band and the ring move through the
+// backends' halo buffers (Backend::halo_pack/halo_unpack), so every backend that has them runs refined, and two
+// backends that step a level alike (CPU and CUDA are bit-identical) give the same refined run.
+//
+// This first form: fluid and solid cells from the coarse grid's flags (no body, inlet or outlet inside a refined
+// box or its band: a body needs the voxeliser on each level), the pull kernel, fp32 or fp64 storage.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "kernels/backend.hpp"
+
+namespace aerolbm {
+
+// A refined region: cells [lo, hi) along each axis of the level below, in that level's global coordinates (level
+// 0's are its cells; level ℓ's are level ℓ − 1's times 2). The third axis of a 2D lattice is not refined.
+struct RefinedBox {
+  std::int64_t lo[3] = {0, 0, 0};
+  std::int64_t hi[3] = {1, 1, 1};
+};
+
+class RefinedLevels {
+ public:
+  // `coarse`: level 0 (a whole grid, not an MPI block), `p` its physics; boxes[ℓ]: level ℓ + 1's box. Throws
+  // std::invalid_argument for a box that is not inside its level with room for the bands, or that holds what this
+  // form does not refine (a body, an inlet or outlet, fp16s storage, a kernel other than pull).
+  RefinedLevels(BackendKind which, const BackendConfig& cfg, const DomainData& coarse, const PhysicsParams& p,
+                const std::vector<RefinedBox>& boxes);
+  ~RefinedLevels();
+  RefinedLevels(const RefinedLevels&) = delete;
+  RefinedLevels& operator=(const RefinedLevels&) = delete;
+
+  int levels() const;
+  Backend& backend(int level);
+  // The level's grid (origin and global_n in that level's global coordinates) and its physics.
+  const DomainData& domain(int level) const;
+  const PhysicsParams& params(int level) const;
+  // Whether a cell of the level's grid is its own (not ghost band, not covered by the next level).
+  bool owned(int level, std::int64_t cell) const;
+
+  void initialize();
+  // Advances every level by `coarse_steps` steps of level 0 (level ℓ by 2^ℓ times as many).
+  void run(std::int64_t coarse_steps);
+  // Total mass Σ ρ V and momentum Σ ρ u V over the owned fluid cells of every level, V = 2^{−D ℓ} (a level-0 cell
+  // holds volume 1; the lattice velocity is the same on every level). From the stored populations, in double.
+  double mass();
+  std::array<double, 3> momentum();
+
+ private:
+  struct Level;
+  struct Coupling;
+  void step(int level);
+  void couple_and_step(int level);
+  std::vector<Level> levels_;
+  std::vector<Coupling> couplings_;  // couplings_[ℓ]: between level ℓ and ℓ + 1
+  Stencil stencil_ = Stencil::D2Q9;
+  int dims_ = 2;
+  int q_ = 9;
+};
+
+}  // namespace aerolbm
