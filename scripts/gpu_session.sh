@@ -4,7 +4,7 @@
 # root, with the install bundle in ./bundle:
 #   bash scripts/gpu_session.sh   (logs go to $OUT, or ./gpu-logs)
 # SECTIONS picks parts (default: all): tests default compare restart bench cases output sanitizers long wing farfield
-# (and, only when named: ncu resources channel polar)
+# (and, only when named: ncu resources channel polar refinement)
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-logs}
 mkdir -p "$OUT"
@@ -123,6 +123,13 @@ if want wing; then
   log "finite-wing and Smagorinsky validation on the GPU backend"
   AEROLBM_TEST_BACKEND=cuda timeout 200 "$B/bin/validation_tests" --gtest_filter='FiniteWing*:SchaeferTurek3D1Z.*' 2>&1 \
     | tee "$OUT/validation_3d_gpu.log" | grep -E "C_L|C_D|tip|channel|OK|FAIL" | tee -a "$OUT/session.log"
+fi
+if want refinement; then
+  log "grid refinement on the CUDA backend: CPU = CUDA bit for bit, the refinement validation (docs/grid_refinement.md)"
+  timeout 120 "$B/bin/gpu_tests" --gtest_filter='RefinementCuda.*' 2>&1 | tee "$OUT/refinement_gpu.log" \
+    | grep -E "differ|OK|FAILED" | tee -a "$OUT/session.log"
+  AEROLBM_TEST_BACKEND=cuda timeout 300 "$B/bin/validation_tests" --gtest_filter='Refinement.*:RefinementLong.*' 2>&1 \
+    | tee -a "$OUT/refinement_gpu.log" | grep -E "mass|Poiseuille|shear|NACA|OK|FAILED" | tee -a "$OUT/session.log"
 fi
 if want long; then
   log "long validation on the GPU"

@@ -136,7 +136,8 @@ PhysicsParams finer_params(PhysicsParams p) {
 }  // namespace
 
 RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const DomainData& coarse,
-                             const PhysicsParams& p, const std::vector<RefinedBox>& boxes) {
+                             const PhysicsParams& p, const std::vector<RefinedBox>& boxes,
+                             const std::vector<const DomainData*>& level_grids) {
   if (cfg.precision == Precision::FP16S)
     refuse("fp16s storage is not refined yet (lattice.precision: fp32 or fp64)");
   if (cfg.kernel != KernelVariant::Auto && cfg.kernel != KernelVariant::Pull)
@@ -221,7 +222,13 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
     f.d.nz = dims_ == 3 ? 2 * (box.hi[2] - box.lo[2]) + ghost_lo[2] + ghost_hi[2] : c.d.nz;
     const std::int64_t nf[3] = {f.d.nx, f.d.ny, f.d.nz};
 
-    // The fine grid's flags: its parents' types; the band flagged ghost.
+    // The fine grid's flags: from the level's own grid where one is given (a body voxelised at this level's
+    // resolution: its flags, wall links and fractions), else its parents' types; the band flagged ghost. The band
+    // and its parents hold no body, inlet or outlet: what is handed over there is plain fluid.
+    const DomainData* own = l < level_grids.size() ? level_grids[l] : nullptr;
+    if (own && (own->nx != f.d.global_n[0] || own->ny != f.d.global_n[1] || own->nz != f.d.global_n[2]))
+      refuse("level " + std::to_string(l + 1) + "'s grid is not the domain at twice level " + std::to_string(l) +
+             "'s resolution");
     f.d.flags.assign(std::size_t(f.d.cells()), cell::fluid);
     f.d.link.assign(std::size_t(f.d.cells()), -1);
     auto parent_local = [&](const std::int64_t xf[3], std::int64_t xc[3]) {
@@ -229,19 +236,43 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
         xc[a] = a < dims_ ? refinement::parent_coordinate(xf[a] + f.d.origin[a]) - c.d.origin[a] : xf[a];
       return local_index(c.d, c.p, xc);
     };
+    const int q = v.q;
     for (std::int64_t n = 0; n < f.d.cells(); ++n) {
       std::int64_t xf[3], xc[3];
       coordinates(f.d, n, xf);
       const std::int64_t pc = parent_local(xf, xc);
       if (pc < 0) refuse("level " + std::to_string(l + 1) + " has a cell without a parent");
-      const std::uint8_t pf = c.d.flags[std::size_t(pc)];
-      const std::uint8_t type = pf & cell::type_mask;
-      if ((pf & cell::near_wall) || c.d.link[std::size_t(pc)] >= 0 || type == cell::inlet || type == cell::outlet)
-        refuse("level " + std::to_string(l + 1) +
-               "'s box or its band holds a body's wall, an inlet or an outlet: not refined yet");
       bool band = false;
       for (int a = 0; a < 3; ++a) band = band || xf[a] < ghost_lo[a] || xf[a] >= nf[a] - ghost_hi[a];
-      f.d.flags[std::size_t(n)] = std::uint8_t(type | (band ? cell::ghost : 0));
+      const std::uint8_t pf = c.d.flags[std::size_t(pc)];
+      const std::uint8_t ptype = pf & cell::type_mask;
+      const bool plain_parent =
+          !(pf & cell::near_wall) && c.d.link[std::size_t(pc)] < 0 && ptype != cell::inlet && ptype != cell::outlet;
+      if (!own) {
+        if (!plain_parent)
+          refuse("level " + std::to_string(l + 1) + "'s box or its band holds a body's wall, an inlet or an outlet "
+                 "and no grid of its own was given");
+        f.d.flags[std::size_t(n)] = std::uint8_t(ptype | (band ? cell::ghost : 0));
+        continue;
+      }
+      const std::int64_t g = (xf[0] + f.d.origin[0]) +
+                             own->nx * ((xf[1] + f.d.origin[1]) + own->ny * (xf[2] + f.d.origin[2]));
+      const std::uint8_t gf = own->flags[std::size_t(g)];
+      const std::uint8_t gtype = gf & cell::type_mask;
+      if (band) {
+        if (!plain_parent || (gf & cell::near_wall) || own->link[std::size_t(g)] >= 0 || gtype == cell::inlet ||
+            gtype == cell::outlet)
+          refuse("level " + std::to_string(l + 1) + "'s band (two cells around its box) crosses a body, an inlet or "
+                 "an outlet: make the box larger");
+        f.d.flags[std::size_t(n)] = std::uint8_t(gtype | cell::ghost);
+        continue;
+      }
+      f.d.flags[std::size_t(n)] = gf;
+      const std::int32_t row = own->link[std::size_t(g)];
+      if (row < 0) continue;
+      f.d.link[std::size_t(n)] = std::int32_t(f.d.wall_cells.size());
+      f.d.wall_cells.push_back(n);
+      f.d.q.insert(f.d.q.end(), own->q.begin() + std::int64_t(row) * q, own->q.begin() + std::int64_t(row + 1) * q);
     }
     // The coarse cells under the box: ghosts of level ℓ from now on.
     auto covered = [&](const std::int64_t xc[3]) {
@@ -253,6 +284,24 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       std::int64_t xc[3];
       coordinates(c.d, n, xc);
       if (covered(xc)) c.d.flags[std::size_t(n)] |= cell::ghost;
+    }
+    // Its wall links under the box go: the finer level carries the body there.
+    {
+      DomainData kept = c.d;
+      kept.wall_cells.clear();
+      kept.q.clear();
+      for (std::size_t r = 0; r < c.d.wall_cells.size(); ++r) {
+        const std::int64_t n = c.d.wall_cells[r];
+        if (c.d.flags[std::size_t(n)] & cell::ghost) {
+          kept.link[std::size_t(n)] = -1;
+          kept.flags[std::size_t(n)] = std::uint8_t(kept.flags[std::size_t(n)] & ~cell::near_wall);
+          continue;
+        }
+        kept.link[std::size_t(n)] = std::int32_t(kept.wall_cells.size());
+        kept.wall_cells.push_back(n);
+        kept.q.insert(kept.q.end(), c.d.q.begin() + std::int64_t(r) * q, c.d.q.begin() + std::int64_t(r + 1) * q);
+      }
+      c.d = std::move(kept);
     }
 
     // Explosion: the band's ghosts and their parents.
@@ -536,6 +585,17 @@ void RefinedLevels::couple_and_step(int level) {
     }
   write_values(c, k.ring_list, k.out);
   c.halo_unpack(k.ring_list, true);
+}
+
+std::array<double, 3> RefinedLevels::wall_force() {
+  std::array<double, 3> total{0, 0, 0};
+  for (std::size_t l = 0; l < levels_.size(); ++l) {
+    if (levels_[l].d.wall_cells.empty()) continue;
+    const auto f = levels_[l].backend->wall_force();
+    const double scale = 1.0 / double(std::int64_t(1) << ((dims_ - 1) * int(l)));
+    for (int a = 0; a < 3; ++a) total[std::size_t(a)] += f[std::size_t(a)] * scale;
+  }
+  return total;
 }
 
 double RefinedLevels::mass() {

@@ -11,8 +11,10 @@
 // backends' halo buffers (Backend::halo_pack/halo_unpack), so every backend that has them runs refined, and two
 // backends that step a level alike (CPU and CUDA are bit-identical) give the same refined run.
 //
-// This first form: fluid and solid cells from the coarse grid's flags (no body, inlet or outlet inside a refined
-// box or its band: a body needs the voxeliser on each level), the pull kernel, fp32 or fp64 storage.
+// This first form: the pull kernel, fp32 or fp64 storage, one box per level, bands that meet no face of the
+// domain across them. A level's cells come from a grid of its own where one is given (the domain built at that
+// level's resolution, a body voxelised there: the body may lie in a box, not in its band), else from its parents'
+// flags (fluid and solid only).
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -31,11 +33,13 @@ struct RefinedBox {
 
 class RefinedLevels {
  public:
-  // `coarse`: level 0 (a whole grid, not an MPI block), `p` its physics; boxes[ℓ]: level ℓ + 1's box. Throws
-  // std::invalid_argument for a box that is not inside its level with room for the bands, or that holds what this
-  // form does not refine (a body, an inlet or outlet, fp16s storage, a kernel other than pull).
+  // `coarse`: level 0 (a whole grid, not an MPI block), `p` its physics; boxes[ℓ]: level ℓ + 1's box;
+  // level_grids[ℓ] (optional, may be shorter or hold nulls): the whole domain at level ℓ + 1's resolution, whose
+  // cells in the box are taken. Throws std::invalid_argument for a box that is not inside its level with room for
+  // the bands, or that holds what this form does not refine (a body, an inlet or outlet in a band or without a
+  // grid of its own, fp16s storage, a kernel other than pull).
   RefinedLevels(BackendKind which, const BackendConfig& cfg, const DomainData& coarse, const PhysicsParams& p,
-                const std::vector<RefinedBox>& boxes);
+                const std::vector<RefinedBox>& boxes, const std::vector<const DomainData*>& level_grids = {});
   ~RefinedLevels();
   RefinedLevels(const RefinedLevels&) = delete;
   RefinedLevels& operator=(const RefinedLevels&) = delete;
@@ -55,6 +59,9 @@ class RefinedLevels {
   // holds volume 1; the lattice velocity is the same on every level). From the stored populations, in double.
   double mass();
   std::array<double, 3> momentum();
+  // The force on the body (momentum exchange) summed over the levels, in level 0's lattice units: level ℓ's
+  // force times 2^{−(D−1)ℓ} (its cells hold 2^{−Dℓ} of the mass, its steps are 2^{−ℓ} as long).
+  std::array<double, 3> wall_force();
 
  private:
   struct Level;
