@@ -11,9 +11,11 @@
 //   of the 2^D children of a coarse cell then enters the fine level exactly once along every c_i that points into
 //   it, convex corners included: the coarse cell's mass along c_i, f_i V, is what the fine level receives.
 // - coalescence (fine → coarse): a covered coarse cell G's population i, which the coarse cell at G + c_i pulls, is
-//   the sum over both sub-steps of the fine populations i that leave the fine level's owned cells from G's children
-//   (the post-collision values of the fine states at t and t + ½), divided by 2^D: what the coarse cell receives
-//   is exactly what left the fine level.
+//   the sum of the fine populations i that leave the fine level's owned cells from G's children (see
+//   src/solver/refined_levels.cpp for which children count for which G) over the fine states t − ½, t and t + ½
+//   with weights ½, 1, ½, divided by 2^D: centred on the coarse state's time t. Half of each second sub-step's
+//   crossings wait for the next coarse step; every one is handed over once in all, so what the coarse level
+//   receives is exactly what left the fine level.
 //
 // Across the faces and edges of a box, mass and momentum are then conserved to rounding (each population's volume
 // is handed over unchanged); at its corners, see coalesced().

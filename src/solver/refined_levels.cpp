@@ -47,6 +47,10 @@ struct RefinedLevels::Coupling {
   std::vector<Crossing> cross;
   std::vector<std::int32_t> ring_children;  // ring × 2^D: every child (index into `children`)
   std::vector<double> parent_values, child_values, sums, out;
+  // Half the second sub-step's crossings (ring × Q, shifted values times their weights): handed over with the
+  // next coarse step (couple_and_step). In shifted form: the coalesced value always carries the weights' full
+  // share of w_i, so only the shifted part is in transit.
+  std::vector<double> pending;
 };
 
 namespace {
@@ -493,6 +497,35 @@ bool RefinedLevels::owned(int level, std::int64_t cell) const {
 
 void RefinedLevels::initialize() {
   for (Level& l : levels_) l.backend->initialize();
+  states_written();
+}
+
+void RefinedLevels::states_written() {
+  for (std::size_t l = 0; l < couplings_.size(); ++l) {
+    std::vector<double> now;
+    crossing_sums(int(l), now);
+    couplings_[l].pending.resize(now.size());
+    for (std::size_t j = 0; j < now.size(); ++j) couplings_[l].pending[j] = 0.5 * now[j];
+  }
+}
+
+// Per ring cell and population: Σ weight × value over the crossings of level + 1's current state (shifted).
+void RefinedLevels::crossing_sums(int level, std::vector<double>& out) {
+  Coupling& k = couplings_[std::size_t(level)];
+  Backend& f = *levels_[std::size_t(level) + 1].backend;
+  const std::size_t q = std::size_t(q_), nr = k.ring.size(), nk = k.children.size();
+  f.halo_pack(k.children_list, true);
+  read_values(f, k.children_list, k.child_values);
+  out.assign(nr * q, 0.0);
+  for (std::size_t r = 0; r < nr; ++r)
+    for (std::size_t i = 0; i < q; ++i) {
+      double sum = 0;
+      for (std::int32_t j = k.cross_begin[r * q + i]; j < k.cross_begin[r * q + i + 1]; ++j) {
+        const Coupling::Crossing& x = k.cross[std::size_t(j)];
+        sum += x.weight * k.child_values[i * nk + std::size_t(x.child)];
+      }
+      out[r * q + i] = sum;
+    }
 }
 
 void RefinedLevels::run(std::int64_t coarse_steps) {
@@ -548,21 +581,19 @@ void RefinedLevels::couple_and_step(int level) {
     }
   write_values(f, k.ghosts_list, k.out);
 
-  // Two fine steps; what their own cells send into the band (states t and t + ½) is summed for the ring.
-  k.sums.assign(nr * q, 0.0);
+  // Two fine steps; what their own cells send into the band (states t and t + ½) is summed for the ring: the
+  // crossings of the states t − ½ (half of them, held from the last step in `pending`), t and t + ½ (half), weights
+  // ¼, ½, ¼ of a coarse population's two sub-steps' worth, so that the coalesced value stands for the coarse state
+  // at t. Each crossing is handed over once in all (half at once, half a step later: `pending` is fine-level mass in
+  // transit, which mass() counts; initialize() starts it from the initial state's crossings).
+  k.sums = k.pending;
+  std::vector<double> now;
   for (int s = 0; s < 2; ++s) {
     f.halo_unpack(k.ghosts_list, true);  // before each step: the two lattices swap, the band is in both
-    f.halo_pack(k.children_list, true);
-    read_values(f, k.children_list, k.child_values);
-    for (std::size_t r = 0; r < nr; ++r)
-      for (std::size_t i = 0; i < q; ++i) {
-        double sum = 0;
-        for (std::int32_t j = k.cross_begin[r * q + i]; j < k.cross_begin[r * q + i + 1]; ++j) {
-          const Coupling::Crossing& x = k.cross[std::size_t(j)];
-          sum += x.weight * k.child_values[i * nk + std::size_t(x.child)];
-        }
-        k.sums[r * q + i] += sum;
-      }
+    crossing_sums(level, now);
+    for (std::size_t j = 0; j < nr * q; ++j) k.sums[j] += s == 0 ? now[j] : 0.5 * now[j];
+    if (s == 1)
+      for (std::size_t j = 0; j < nr * q; ++j) k.pending[j] = 0.5 * now[j];
     step(level + 1);
   }
 
@@ -615,6 +646,12 @@ double RefinedLevels::mass() {
     }
     total += m / double(std::int64_t(1) << (dims_ * int(l)));
   }
+  for (std::size_t l = 0; l < couplings_.size(); ++l) {  // in transit from level l + 1 to level l
+    const Coupling& k = couplings_[l];
+    double m = 0;
+    for (double x : k.pending) m += x;
+    total += m / double(std::int64_t(1) << (dims_ * int(l + 1)));
+  }
   return total;
 }
 
@@ -634,6 +671,15 @@ std::array<double, 3> RefinedLevels::momentum() {
         for (int a = 0; a < 3; ++a) m[a] += v.c[i][a] * f[std::size_t(i) * std::size_t(cells) + std::size_t(n)];
     }
     for (int a = 0; a < 3; ++a) total[std::size_t(a)] += m[a] / double(std::int64_t(1) << (dims_ * int(l)));
+  }
+  for (std::size_t l = 0; l < couplings_.size(); ++l) {  // in transit (mass())
+    const Coupling& k = couplings_[l];
+    double m[3] = {0, 0, 0};
+    for (std::size_t j = 0; j < k.pending.size(); ++j) {
+      const std::size_t i = j % std::size_t(q_);
+      for (int a = 0; a < 3; ++a) m[a] += v.c[i][a] * k.pending[j];
+    }
+    for (int a = 0; a < 3; ++a) total[std::size_t(a)] += m[a] / double(std::int64_t(1) << (dims_ * int(l + 1)));
   }
   return total;
 }

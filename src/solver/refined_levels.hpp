@@ -53,6 +53,9 @@ class RefinedLevels {
   bool owned(int level, std::int64_t cell) const;
 
   void initialize();
+  // After a level's state was written directly (Backend::write_populations through backend()): what is in transit
+  // between the levels (half a fine sub-step's crossings, couple_and_step) restarts from the written states.
+  void states_written();
   // Advances every level by `coarse_steps` steps of level 0 (level ℓ by 2^ℓ times as many).
   void run(std::int64_t coarse_steps);
   // Total mass Σ ρ V and momentum Σ ρ u V over the owned fluid cells of every level, V = 2^{−D ℓ} (a level-0 cell
@@ -68,6 +71,7 @@ class RefinedLevels {
   struct Coupling;
   void step(int level);
   void couple_and_step(int level);
+  void crossing_sums(int level, std::vector<double>& out);
   std::vector<Level> levels_;
   std::vector<Coupling> couplings_;  // couplings_[ℓ]: between level ℓ and ℓ + 1
   Stencil stencil_ = Stencil::D2Q9;
