@@ -260,6 +260,93 @@ TEST(Refinement, ShearWaveAcrossInterfacesConverges) {
   }
 }
 
+// The decaying Taylor–Green vortex u = A sin(kx) cos(ky), v = −A cos(kx) sin(ky) on a periodic N², with the
+// pressure that balances it, to e^(−½), in diffusive scaling (A ∝ 1/N: the lattice Mach number falls with the
+// cell size, τ stays), started like the shear wave (equilibrium and first-order non-equilibrium part on every
+// level): relative L2 error of the velocity over the own cells of every level, volume-weighted. `layout` as
+// shear_wave.
+double taylor_green(int N, int layout) {
+  const double tau = 0.8, nu = (tau - 0.5) / 3.0, A = 0.16 / N, kw = 2 * M_PI / N;
+  PhysicsParams p = periodic_params(Collision::TRT, tau);
+  std::vector<RefinedBox> boxes;
+  if (layout == 0) boxes.push_back(box(N / 4, 3 * N / 4, 0, N));
+  if (layout == 1) boxes.push_back(box(N / 4, 3 * N / 4, N / 4, 3 * N / 4));
+  RefinedLevels r(test_backend(), config(Stencil::D2Q9), fluid_grid(N, N), p, boxes);
+  r.initialize();
+  const double w[9] = {4. / 9, 1. / 9, 1. / 9, 1. / 9, 1. / 9, 1. / 36, 1. / 36, 1. / 36, 1. / 36};
+  const int cx[9] = {0, 1, -1, 0, 0, 1, -1, 1, -1};
+  const int cy[9] = {0, 0, 0, 1, -1, 1, -1, -1, 1};
+  auto at = [&](const DomainData& d, std::int64_t n, int l, double& x, double& y) {
+    x = (double(n % d.nx + d.origin[0]) + 0.5) / double(1 << l);
+    y = (double((n / d.nx) % d.ny + d.origin[1]) + 0.5) / double(1 << l);
+  };
+  for (int l = 0; l < r.levels(); ++l) {
+    const DomainData& d = r.domain(l);
+    const double tl = r.params(l).tau, per = 1.0 / double(1 << l);  // derivatives per cell of level l
+    std::vector<double> f(9 * std::size_t(d.cells()));
+    for (std::int64_t n = 0; n < d.cells(); ++n) {
+      double x, y;
+      at(d, n, l, x, y);
+      const double sx = std::sin(kw * x), cxx = std::cos(kw * x), sy = std::sin(kw * y), cyy = std::cos(kw * y);
+      const double u = A * sx * cyy, v = -A * cxx * sy;
+      // p = (A²/4)(cos 2kx + cos 2ky) balances u·∇u; ρ = 1 + 3 p.
+      const double rho = 1 + 3 * A * A / 4 * (std::cos(2 * kw * x) + std::cos(2 * kw * y));
+      const double G[2][2] = {{A * kw * cxx * cyy * per, A * kw * sx * sy * per},     // ∂x u, ∂x v
+                              {-A * kw * sx * sy * per, -A * kw * cxx * cyy * per}};  // ∂y u, ∂y v
+      for (int i = 0; i < 9; ++i) {
+        const double cu = cx[i] * u + cy[i] * v, c[2] = {double(cx[i]), double(cy[i])};
+        double cc = 0;
+        for (int a = 0; a < 2; ++a)
+          for (int b = 0; b < 2; ++b) cc += c[a] * c[b] * G[a][b];
+        f[std::size_t(i) * std::size_t(d.cells()) + std::size_t(n)] =
+            w[i] * (rho - 1) + w[i] * rho * (3 * cu + 4.5 * cu * cu - 1.5 * (u * u + v * v)) -
+            3 * w[i] * (tl - 1) * rho * cc;
+      }
+    }
+    r.backend(l).write_populations(f);
+  }
+  r.states_written();
+  const auto steps = std::int64_t(0.5 / (2 * nu * kw * kw));
+  r.run(steps);
+  const double decay = std::exp(-2 * nu * kw * kw * double(steps));
+  double num = 0, den = 0;
+  for (int l = 0; l < r.levels(); ++l) {
+    std::vector<float> rho, u;
+    r.backend(l).macroscopic(rho, u);
+    const DomainData& d = r.domain(l);
+    const double volume = 1.0 / double(1 << (2 * l));
+    for (std::int64_t n = 0; n < d.cells(); ++n) {
+      if (!r.owned(l, n)) continue;
+      double x, y;
+      at(d, n, l, x, y);
+      const double eu = A * decay * std::sin(kw * x) * std::cos(kw * y);
+      const double ev = -A * decay * std::cos(kw * x) * std::sin(kw * y);
+      num += volume * (std::pow(double(u[3 * n]) - eu, 2) + std::pow(double(u[3 * n + 1]) - ev, 2));
+      den += volume * (eu * eu + ev * ev);
+    }
+  }
+  return std::sqrt(num / den);
+}
+
+TEST(Refinement, TaylorGreenAcrossInterfacesConverges) {
+  // Measured (2026-12-05), TRT τ = 0.8, N = 16, 32, 64: slab 1.18e-2, 3.81e-3, 1.96e-3; box 1.17e-2, 5.02e-3,
+  // 2.59e-3; the uniform grid 1.43e-4, 1.66e-4, 4.93e-5. The vortex crosses the interfaces in every direction: the
+  // refined runs converge at about first order, forty times the uniform grid's error at N = 64 — the second order
+  // the issue asks for is not reached here yet (docs/grid_refinement.md).
+  const char* names[3] = {"slab", "box", "uniform"};
+  const double limit[3] = {3e-3, 4e-3, 1e-4}, order[3] = {0.8, 0.8, 1.5};
+  for (int layout : {0, 1, 2}) {
+    double e[3];
+    const int N[3] = {16, 32, 64};
+    for (int k = 0; k < 3; ++k) e[k] = taylor_green(N[k], layout);
+    const double o = std::log2(e[1] / e[2]);
+    std::printf("Taylor-Green, %s: relative L2 N=16,32,64: %.3e %.3e %.3e (order %.2f, %.2f)\n", names[layout], e[0],
+                e[1], e[2], std::log2(e[0] / e[1]), o);
+    EXPECT_LT(e[2], limit[layout]) << names[layout];
+    EXPECT_GT(o, order[layout]) << names[layout];
+  }
+}
+
 TEST(Refinement, RefusesWhatItDoesNotRefineYet) {
   PhysicsParams p = periodic_params(Collision::BGK, 0.7);
   p.faces[2] = p.faces[3] = FaceBC::Wall;
