@@ -1,6 +1,5 @@
 #include "src/solver/refined_levels.hpp"
 
-#include <cstdio>
 #include <cstring>
 #include <algorithm>
 #include <stdexcept>
@@ -629,59 +628,53 @@ std::array<double, 3> RefinedLevels::wall_force() {
   return total;
 }
 
-double RefinedLevels::mass() {
-  double total = 0;
+// Mass and momentum together: every own fluid cell's shifted populations (ρ = 1 + Σ f̃, ρu = Σ c f̃) and the
+// shifted values in transit, each weighted by its level's cell volume 2^{−Dℓ}.
+std::array<double, 4> RefinedLevels::budget() {
+  const Velocities v = velocities(stencil_);
+  std::array<double, 4> total{0, 0, 0, 0};  // mass, momentum x, y, z
+  // Sums per level (or per coupling's transit), scaled once by that level's cell volume.
+  auto scaled_in = [&](const std::array<double, 4>& m, int level) {
+    const double volume = 1.0 / double(std::int64_t(1) << (dims_ * level));
+    for (std::size_t a = 0; a < 4; ++a) total[a] += m[a] * volume;
+  };
+  auto add = [&](std::array<double, 4>& m, double f, std::size_t i) {
+    m[0] += f;
+    for (int a = 0; a < 3; ++a) m[std::size_t(a) + 1] += v.c[i][a] * f;
+  };
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     const Level& lv = levels_[l];
     std::vector<double> f;
     lv.backend->read_populations(f);
     const std::int64_t cells = lv.d.cells();
-    double m = 0;
+    std::array<double, 4> m{0, 0, 0, 0};
     for (std::int64_t n = 0; n < cells; ++n) {
       const std::uint8_t flag = lv.d.flags[std::size_t(n)];
       if ((flag & cell::ghost) || (flag & cell::type_mask) == cell::solid) continue;
-      double rho = 1;
-      for (int i = 0; i < q_; ++i) rho += f[std::size_t(i) * std::size_t(cells) + std::size_t(n)];
-      m += rho;
+      double rho = 1;  // ρ = 1 + Σ f̃, ρu = Σ c f̃
+      for (int i = 0; i < q_; ++i) {
+        const double x = f[std::size_t(i) * std::size_t(cells) + std::size_t(n)];
+        rho += x;
+        for (int a = 0; a < 3; ++a) m[std::size_t(a) + 1] += v.c[i][a] * x;
+      }
+      m[0] += rho;
     }
-    total += m / double(std::int64_t(1) << (dims_ * int(l)));
+    scaled_in(m, int(l));
   }
   for (std::size_t l = 0; l < couplings_.size(); ++l) {  // in transit from level l + 1 to level l
-    const Coupling& k = couplings_[l];
-    double m = 0;
-    for (double x : k.pending) m += x;
-    total += m / double(std::int64_t(1) << (dims_ * int(l + 1)));
+    const std::vector<double>& pending = couplings_[l].pending;
+    std::array<double, 4> m{0, 0, 0, 0};
+    for (std::size_t j = 0; j < pending.size(); ++j) add(m, pending[j], j % std::size_t(q_));
+    scaled_in(m, int(l) + 1);
   }
   return total;
 }
 
+double RefinedLevels::mass() { return budget()[0]; }
+
 std::array<double, 3> RefinedLevels::momentum() {
-  std::array<double, 3> total{0, 0, 0};
-  const Velocities v = velocities(stencil_);
-  for (std::size_t l = 0; l < levels_.size(); ++l) {
-    const Level& lv = levels_[l];
-    std::vector<double> f;
-    lv.backend->read_populations(f);
-    const std::int64_t cells = lv.d.cells();
-    double m[3] = {0, 0, 0};
-    for (std::int64_t n = 0; n < cells; ++n) {
-      const std::uint8_t flag = lv.d.flags[std::size_t(n)];
-      if ((flag & cell::ghost) || (flag & cell::type_mask) == cell::solid) continue;
-      for (int i = 0; i < q_; ++i)
-        for (int a = 0; a < 3; ++a) m[a] += v.c[i][a] * f[std::size_t(i) * std::size_t(cells) + std::size_t(n)];
-    }
-    for (int a = 0; a < 3; ++a) total[std::size_t(a)] += m[a] / double(std::int64_t(1) << (dims_ * int(l)));
-  }
-  for (std::size_t l = 0; l < couplings_.size(); ++l) {  // in transit (mass())
-    const Coupling& k = couplings_[l];
-    double m[3] = {0, 0, 0};
-    for (std::size_t j = 0; j < k.pending.size(); ++j) {
-      const std::size_t i = j % std::size_t(q_);
-      for (int a = 0; a < 3; ++a) m[a] += v.c[i][a] * k.pending[j];
-    }
-    for (int a = 0; a < 3; ++a) total[std::size_t(a)] += m[a] / double(std::int64_t(1) << (dims_ * int(l + 1)));
-  }
-  return total;
+  const std::array<double, 4> b = budget();
+  return {b[1], b[2], b[3]};
 }
 
 }  // namespace aerolbm

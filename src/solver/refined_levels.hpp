@@ -72,6 +72,7 @@ class RefinedLevels {
   void step(int level);
   void couple_and_step(int level);
   void crossing_sums(int level, std::vector<double>& out);
+  std::array<double, 4> budget();  // mass, then momentum (mass(), momentum())
   std::vector<Level> levels_;
   std::vector<Coupling> couplings_;  // couplings_[ℓ]: between level ℓ and ℓ + 1
   Stencil stencil_ = Stencil::D2Q9;

@@ -10,19 +10,10 @@
 
 #include "kernels/backend.hpp"
 #include "src/solver/refined_levels.hpp"
+#include "tests/validation/harness.hpp"
 
 namespace aerolbm::testing {
 namespace {
-
-DomainData grid(std::int64_t nx, std::int64_t ny, std::int64_t nz) {
-  DomainData d;
-  d.nx = nx;
-  d.ny = ny;
-  d.nz = nz;
-  d.flags.assign(std::size_t(d.cells()), cell::fluid);
-  d.link.assign(std::size_t(d.cells()), -1);
-  return d;
-}
 
 std::vector<std::vector<double>> run(BackendKind which, Stencil s, Precision prec, const DomainData& d,
                                      const std::vector<RefinedBox>& boxes) {
@@ -60,9 +51,9 @@ TEST(RefinementCuda, CpuAndCudaBitIdentical) {
     std::vector<RefinedBox> boxes;
   };
   const std::vector<Setup> setups = {
-      {"D2Q9, a box", Stencil::D2Q9, grid(48, 32, 1), {box(12, 36, 8, 24, 0, 1)}},
-      {"D2Q9, three levels", Stencil::D2Q9, grid(48, 40, 1), {box(10, 38, 6, 34, 0, 1), box(28, 52, 26, 50, 0, 1)}},
-      {"D3Q19, a box", Stencil::D3Q19, grid(20, 16, 12), {box(5, 15, 4, 12, 3, 9)}},
+      {"D2Q9, a box", Stencil::D2Q9, fluid_grid(48, 32, 1), {box(12, 36, 8, 24, 0, 1)}},
+      {"D2Q9, three levels", Stencil::D2Q9, fluid_grid(48, 40, 1), {box(10, 38, 6, 34, 0, 1), box(28, 52, 26, 50, 0, 1)}},
+      {"D3Q19, a box", Stencil::D3Q19, fluid_grid(20, 16, 12), {box(5, 15, 4, 12, 3, 9)}},
   };
   for (const Setup& s : setups)
     for (Precision prec : {Precision::FP32, Precision::FP64}) {

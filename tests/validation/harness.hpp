@@ -101,6 +101,17 @@ inline std::vector<CoefficientSample> window_samples(SolverSetup& s, double sett
   return w;
 }
 
+// A grid of fluid cells only (no body, no walls: the faces' boundaries come from the physics parameters).
+inline DomainData fluid_grid(std::int64_t nx, std::int64_t ny, std::int64_t nz = 1) {
+  DomainData d;
+  d.nx = nx;
+  d.ny = ny;
+  d.nz = nz;
+  d.flags.assign(std::size_t(d.cells()), cell::fluid);
+  d.link.assign(std::size_t(d.cells()), -1);
+  return d;
+}
+
 template <class T>
 double relative_l2(const std::vector<T>& a, const std::vector<T>& b) {
   double num = 0, den = 0;

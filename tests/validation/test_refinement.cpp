@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,16 +22,6 @@ namespace {
 BackendKind test_backend() {
   const char* env = std::getenv("AEROLBM_TEST_BACKEND");
   return env && std::string(env) == "cuda" ? BackendKind::Cuda : BackendKind::Cpu;
-}
-
-DomainData fluid_grid(std::int64_t nx, std::int64_t ny, std::int64_t nz = 1) {
-  DomainData d;
-  d.nx = nx;
-  d.ny = ny;
-  d.nz = nz;
-  d.flags.assign(std::size_t(d.cells()), cell::fluid);
-  d.link.assign(std::size_t(d.cells()), -1);
-  return d;
 }
 
 BackendConfig config(Stencil s, Precision p = Precision::FP64) {
@@ -187,12 +178,19 @@ TEST(Refinement, PoiseuilleThroughABoxConverges) {
   EXPECT_GT(o2, 1.0);
 }
 
-// A shear wave u_x = A sin(2π y/N), periodic both ways, decaying as exp(−ν k² t), to e^(−½), started with its
-// first-order non-equilibrium part on every level (so no initial layer hides the interfaces' error): relative L2
-// error of the velocity over the own cells of every level, each weighted by its volume. `layout` 0: a slab spanning y (two
-// interfaces across the flow); 1: a box in the middle; 2: no refinement.
-double shear_wave(int N, int layout, Collision collision, double tau) {
-  const double nu = (tau - 0.5) / 3.0, A = 0.01, kw = 2 * M_PI / N;
+// A periodic flow with an analytic solution on an N² grid, sampled at (x, y) in level-0 cells and time t in coarse
+// steps: density, velocity and velocity gradient (g[a][b] = ∂_a u_b per level-0 cell).
+struct FlowState {
+  double rho = 1, u = 0, v = 0;
+  double g[2][2] = {{0, 0}, {0, 0}};
+};
+using Flow = std::function<FlowState(double x, double y, double t)>;
+
+// Runs `flow` for `steps` coarse steps across refined boxes (`layout` 0: a slab spanning y, two interfaces across
+// the flow in x; 1: a box in the middle; 2: no refinement), started on every level from its equilibrium and its
+// first-order post-collision non-equilibrium part (so that no initial layer hides the interfaces' error): the
+// relative L2 error of the velocity over the own cells of every level, each weighted by its volume.
+double periodic_flow_error(int N, int layout, Collision collision, double tau, const Flow& flow, std::int64_t steps) {
   PhysicsParams p = periodic_params(collision, tau);
   std::vector<RefinedBox> boxes;
   if (layout == 0) boxes.push_back(box(N / 4, 3 * N / 4, 0, N));
@@ -202,28 +200,32 @@ double shear_wave(int N, int layout, Collision collision, double tau) {
   const double w[9] = {4. / 9, 1. / 9, 1. / 9, 1. / 9, 1. / 9, 1. / 36, 1. / 36, 1. / 36, 1. / 36};
   const int cx[9] = {0, 1, -1, 0, 0, 1, -1, 1, -1};
   const int cy[9] = {0, 0, 0, 1, -1, 1, -1, -1, 1};
-  auto y_of = [&](const DomainData& d, std::int64_t n, int l) {
-    return (double((n / d.nx) % d.ny + d.origin[1]) + 0.5) / double(1 << l);
+  auto at = [&](const DomainData& d, std::int64_t n, int l, double& x, double& y) {
+    x = (double(n % d.nx + d.origin[0]) + 0.5) / double(1 << l);
+    y = (double((n / d.nx) % d.ny + d.origin[1]) + 0.5) / double(1 << l);
   };
-  for (int l = 0; l < r.levels(); ++l) {  // the wave on every level: equilibrium and shear, shifted populations
+  for (int l = 0; l < r.levels(); ++l) {
     const DomainData& d = r.domain(l);
+    const double tl = r.params(l).tau, per = 1.0 / double(1 << l);  // gradients per cell of level l
     std::vector<double> f(9 * std::size_t(d.cells()));
     for (std::int64_t n = 0; n < d.cells(); ++n) {
-      const double ux = A * std::sin(kw * y_of(d, n, l));
-      const double dudy = A * kw * std::cos(kw * y_of(d, n, l)) / double(1 << l);  // per cell of level l
-      const double tl = r.params(l).tau;
+      double x, y;
+      at(d, n, l, x, y);
+      const FlowState s = flow(x, y, 0);
       for (int i = 0; i < 9; ++i) {
-        const double cu = cx[i] * ux;
-        const double neq = -3 * w[i] * (tl - 1) * cx[i] * cy[i] * dudy;  // post-collision, first order
-        f[std::size_t(i) * std::size_t(d.cells()) + std::size_t(n)] = w[i] * (3 * cu + 4.5 * cu * cu - 1.5 * ux * ux) + neq;
+        const double cu = cx[i] * s.u + cy[i] * s.v, c[2] = {double(cx[i]), double(cy[i])};
+        double cc = 0;
+        for (int a = 0; a < 2; ++a)
+          for (int b = 0; b < 2; ++b) cc += c[a] * c[b] * s.g[a][b] * per;
+        f[std::size_t(i) * std::size_t(d.cells()) + std::size_t(n)] =
+            w[i] * (s.rho - 1) + w[i] * s.rho * (3 * cu + 4.5 * cu * cu - 1.5 * (s.u * s.u + s.v * s.v)) -
+            3 * w[i] * (tl - 1) * s.rho * cc;
       }
     }
     r.backend(l).write_populations(f);
   }
   r.states_written();
-  const auto steps = std::int64_t(0.5 / (nu * kw * kw));
   r.run(steps);
-  const double decay = std::exp(-nu * kw * kw * double(steps));
   double num = 0, den = 0;
   for (int l = 0; l < r.levels(); ++l) {
     std::vector<float> rho, u;
@@ -232,13 +234,27 @@ double shear_wave(int N, int layout, Collision collision, double tau) {
     const double volume = 1.0 / double(1 << (2 * l));
     for (std::int64_t n = 0; n < d.cells(); ++n) {
       if (!r.owned(l, n)) continue;
-      const double exact = A * decay * std::sin(kw * y_of(d, n, l));
-      const double e = std::hypot(double(u[3 * n]) - exact, double(u[3 * n + 1]));
-      num += volume * e * e;
-      den += volume * exact * exact;
+      double x, y;
+      at(d, n, l, x, y);
+      const FlowState e = flow(x, y, double(steps));
+      num += volume * (std::pow(double(u[3 * n]) - e.u, 2) + std::pow(double(u[3 * n + 1]) - e.v, 2));
+      den += volume * (e.u * e.u + e.v * e.v);
     }
   }
   return std::sqrt(num / den);
+}
+
+// A shear wave u_x = A sin(2π y/N), decaying as exp(−ν k² t), run to e^(−½).
+double shear_wave(int N, int layout, Collision collision, double tau) {
+  const double nu = (tau - 0.5) / 3.0, A = 0.01, kw = 2 * M_PI / N;
+  const Flow wave = [=](double, double y, double t) {
+    const double a = A * std::exp(-nu * kw * kw * t);
+    FlowState s;
+    s.u = a * std::sin(kw * y);
+    s.g[1][0] = a * kw * std::cos(kw * y);
+    return s;
+  };
+  return periodic_flow_error(N, layout, collision, tau, wave, std::int64_t(0.5 / (nu * kw * kw)));
 }
 
 TEST(Refinement, ShearWaveAcrossInterfacesConverges) {
@@ -260,72 +276,25 @@ TEST(Refinement, ShearWaveAcrossInterfacesConverges) {
   }
 }
 
-// The decaying Taylor–Green vortex u = A sin(kx) cos(ky), v = −A cos(kx) sin(ky) on a periodic N², with the
-// pressure that balances it, to e^(−½), in diffusive scaling (A ∝ 1/N: the lattice Mach number falls with the
-// cell size, τ stays), started like the shear wave (equilibrium and first-order non-equilibrium part on every
-// level): relative L2 error of the velocity over the own cells of every level, volume-weighted. `layout` as
-// shear_wave.
+// The decaying Taylor–Green vortex u = A sin(kx) cos(ky), v = −A cos(kx) sin(ky), with the pressure that balances
+// it, run to e^(−½) in diffusive scaling (A ∝ 1/N: the lattice Mach number falls with the cell size, τ stays).
 double taylor_green(int N, int layout) {
   const double tau = 0.8, nu = (tau - 0.5) / 3.0, A = 0.16 / N, kw = 2 * M_PI / N;
-  PhysicsParams p = periodic_params(Collision::TRT, tau);
-  std::vector<RefinedBox> boxes;
-  if (layout == 0) boxes.push_back(box(N / 4, 3 * N / 4, 0, N));
-  if (layout == 1) boxes.push_back(box(N / 4, 3 * N / 4, N / 4, 3 * N / 4));
-  RefinedLevels r(test_backend(), config(Stencil::D2Q9), fluid_grid(N, N), p, boxes);
-  r.initialize();
-  const double w[9] = {4. / 9, 1. / 9, 1. / 9, 1. / 9, 1. / 9, 1. / 36, 1. / 36, 1. / 36, 1. / 36};
-  const int cx[9] = {0, 1, -1, 0, 0, 1, -1, 1, -1};
-  const int cy[9] = {0, 0, 0, 1, -1, 1, -1, -1, 1};
-  auto at = [&](const DomainData& d, std::int64_t n, int l, double& x, double& y) {
-    x = (double(n % d.nx + d.origin[0]) + 0.5) / double(1 << l);
-    y = (double((n / d.nx) % d.ny + d.origin[1]) + 0.5) / double(1 << l);
+  const Flow vortex = [=](double x, double y, double t) {
+    const double a = A * std::exp(-2 * nu * kw * kw * t);
+    const double sx = std::sin(kw * x), cx = std::cos(kw * x), sy = std::sin(kw * y), cy = std::cos(kw * y);
+    FlowState s;
+    s.u = a * sx * cy;
+    s.v = -a * cx * sy;
+    // p = (a²/4)(cos 2kx + cos 2ky) balances u·∇u; ρ = 1 + 3 p.
+    s.rho = 1 + 3 * a * a / 4 * (std::cos(2 * kw * x) + std::cos(2 * kw * y));
+    s.g[0][0] = a * kw * cx * cy;   // ∂x u
+    s.g[0][1] = a * kw * sx * sy;   // ∂x v
+    s.g[1][0] = -a * kw * sx * sy;  // ∂y u
+    s.g[1][1] = -a * kw * cx * cy;  // ∂y v
+    return s;
   };
-  for (int l = 0; l < r.levels(); ++l) {
-    const DomainData& d = r.domain(l);
-    const double tl = r.params(l).tau, per = 1.0 / double(1 << l);  // derivatives per cell of level l
-    std::vector<double> f(9 * std::size_t(d.cells()));
-    for (std::int64_t n = 0; n < d.cells(); ++n) {
-      double x, y;
-      at(d, n, l, x, y);
-      const double sx = std::sin(kw * x), cxx = std::cos(kw * x), sy = std::sin(kw * y), cyy = std::cos(kw * y);
-      const double u = A * sx * cyy, v = -A * cxx * sy;
-      // p = (A²/4)(cos 2kx + cos 2ky) balances u·∇u; ρ = 1 + 3 p.
-      const double rho = 1 + 3 * A * A / 4 * (std::cos(2 * kw * x) + std::cos(2 * kw * y));
-      const double G[2][2] = {{A * kw * cxx * cyy * per, A * kw * sx * sy * per},     // ∂x u, ∂x v
-                              {-A * kw * sx * sy * per, -A * kw * cxx * cyy * per}};  // ∂y u, ∂y v
-      for (int i = 0; i < 9; ++i) {
-        const double cu = cx[i] * u + cy[i] * v, c[2] = {double(cx[i]), double(cy[i])};
-        double cc = 0;
-        for (int a = 0; a < 2; ++a)
-          for (int b = 0; b < 2; ++b) cc += c[a] * c[b] * G[a][b];
-        f[std::size_t(i) * std::size_t(d.cells()) + std::size_t(n)] =
-            w[i] * (rho - 1) + w[i] * rho * (3 * cu + 4.5 * cu * cu - 1.5 * (u * u + v * v)) -
-            3 * w[i] * (tl - 1) * rho * cc;
-      }
-    }
-    r.backend(l).write_populations(f);
-  }
-  r.states_written();
-  const auto steps = std::int64_t(0.5 / (2 * nu * kw * kw));
-  r.run(steps);
-  const double decay = std::exp(-2 * nu * kw * kw * double(steps));
-  double num = 0, den = 0;
-  for (int l = 0; l < r.levels(); ++l) {
-    std::vector<float> rho, u;
-    r.backend(l).macroscopic(rho, u);
-    const DomainData& d = r.domain(l);
-    const double volume = 1.0 / double(1 << (2 * l));
-    for (std::int64_t n = 0; n < d.cells(); ++n) {
-      if (!r.owned(l, n)) continue;
-      double x, y;
-      at(d, n, l, x, y);
-      const double eu = A * decay * std::sin(kw * x) * std::cos(kw * y);
-      const double ev = -A * decay * std::cos(kw * x) * std::sin(kw * y);
-      num += volume * (std::pow(double(u[3 * n]) - eu, 2) + std::pow(double(u[3 * n + 1]) - ev, 2));
-      den += volume * (eu * eu + ev * ev);
-    }
-  }
-  return std::sqrt(num / den);
+  return periodic_flow_error(N, layout, Collision::TRT, tau, vortex, std::int64_t(0.5 / (2 * nu * kw * kw)));
 }
 
 TEST(Refinement, TaylorGreenAcrossInterfacesConverges) {
