@@ -17,6 +17,7 @@
 #include "src/case/make_body.hpp"
 #include "src/io/json.hpp"
 #include "src/solver/backend_select.hpp"
+#include "src/solver/case_backend.hpp"
 #include "src/io/disk_bandwidth.hpp"
 #include "src/solver/domain.hpp"
 #include "src/solver/simulation.hpp"
@@ -125,7 +126,12 @@ int run_bench_case(const BenchCaseArgs& a) {
   for (auto& f : bp.faces) f = FaceBC::Periodic;
   bp.wall = WallModel::HalfwayBounceBack;
   bp.taylor_green_amplitude = 0.05;
-  const DomainData box = box_domain(c.stencil, d.cells());
+  // Refined levels: every level's own cells times its sub-steps per step (the updates the MLUPs count), and the
+  // box of that many cells.
+  std::int64_t updates = d.cells();
+  if (!c.refinement_boxes.empty())
+    updates = cell_updates_per_step(*make_case_backend(backend, backend_config(c, 0), c, u, d, p), d);
+  const DomainData box = box_domain(c.stencil, updates);
 
   const double copy_gbs = gpu ? cuda_copy_bandwidth_gbs(std::size_t(1) << 30, 10)
                               : host_copy_bandwidth_gbs(std::size_t(1) << 28, 10);
@@ -138,6 +144,9 @@ int run_bench_case(const BenchCaseArgs& a) {
   if (gpu) std::printf("device copy bandwidth (1 GiB cudaMemcpy, read + write): %.0f GB/s\n", copy_gbs);
   else std::printf("host copy bandwidth (256 MiB memcpy split over the OpenMP threads, read + write): %.1f GB/s\n",
                    copy_gbs);
+  if (updates != d.cells())
+    std::printf("refined: %zu levels, %lld cell updates per step (every level's own cells times its sub-steps)\n",
+                c.refinement_boxes.size() + 1, static_cast<long long>(updates));
   std::printf("box: periodic %lld x %lld x %lld, BGK, Taylor-Green\n", static_cast<long long>(box.nx),
               static_cast<long long>(box.ny), static_cast<long long>(box.nz));
   std::printf("%-8s %-7s %8s %11s %11s %7s %9s %7s\n", "variant", "storage", "steps", "case MLUPs", "box MLUPs",
@@ -150,7 +159,7 @@ int run_bench_case(const BenchCaseArgs& a) {
       cfg.kernel = *enum_from_name(kKernelNames, var);
       std::unique_ptr<Backend> cb, bb;
       try {
-        cb = select_backend(backend, cfg, d, p);
+        cb = make_case_backend(backend, cfg, c, u, d, p);
         bb = select_backend(backend, cfg, box, bp);
       } catch (const std::exception& e) {
         std::printf("%-8s %-7s skipped: %s\n", var.c_str(), prec.c_str(), e.what());
@@ -185,7 +194,7 @@ int run_bench_case(const BenchCaseArgs& a) {
       bb->timed_run(a.steps);
       for (int r = 0; r < a.repeats; ++r) tb.push_back(bb->timed_run(a.steps));
       bb.reset();
-      const double case_mlups = double(d.cells()) * a.steps / median(tc) * 1e-6;
+      const double case_mlups = double(updates) * a.steps / median(tc) * 1e-6;
       const double box_mlups = double(box.cells()) * a.steps / median(tb) * 1e-6;
       const int bytes_per_value = prec == "fp16s" ? 2 : (prec == "fp64" ? 8 : 4);
       const double bytes = 2.0 * Q * bytes_per_value + 1.0;
@@ -211,7 +220,7 @@ int run_bench_case(const BenchCaseArgs& a) {
       rows.push_back(row);
     }
   }
-  if (a.frames_every > 0) bench_output(c, a, d.cells());
+  if (a.frames_every > 0) bench_output(c, a, updates);
   if (!a.json.empty()) {
     Json doc = Json::object();
     doc.set("case", c.name);
@@ -221,6 +230,8 @@ int run_bench_case(const BenchCaseArgs& a) {
     doc.set("ny", d.ny);
     doc.set("nz", d.nz);
     doc.set("cells", d.cells());
+    doc.set("cell_updates_per_step", updates);
+    doc.set("refined_levels", std::int64_t(c.refinement_boxes.size() + 1));
     doc.set("box_nx", box.nx);
     doc.set("box_ny", box.ny);
     doc.set("box_nz", box.nz);

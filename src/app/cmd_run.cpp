@@ -117,6 +117,19 @@ int run(const RunArgs& a) {
                format_bytes(need.disk_bytes), need.frames, format_bytes(need.checkpoint_bytes));
   if (!a.ignore_resources) check_resources(need, available_resources(out, cuda), out);
 
+  RunOptions opt;
+  opt.solver.backend = backend;
+  opt.solver.threads = a.threads;
+  opt.solver.ranks = g_ranks;
+  opt.solver.ranks_grid = ranks_grid;
+  opt.output_dir = out;
+  opt.progress = root;
+  // One process: the solver is set up before the folder is touched, so that what only setting it up finds (a
+  // refined box its levels cannot couple, a backend that is not there) leaves nothing behind. MPI ranks set theirs
+  // up together once every rank has checked the folder (below).
+  std::optional<Simulation> sim;
+  if (!g_ranks) sim.emplace(c, u, std::move(body), opt);
+
   // Every rank has checked the folder before rank 0 changes it.
   if (g_ranks) g_ranks->barrier();
   std::optional<RunFolderLock> lock;
@@ -131,23 +144,16 @@ int run(const RunArgs& a) {
   }
   install_stop_handlers();
 
-  RunOptions opt;
-  opt.solver.backend = backend;
-  opt.solver.threads = a.threads;
-  opt.solver.ranks = g_ranks;
-  opt.solver.ranks_grid = ranks_grid;
-  opt.output_dir = out;
-  opt.progress = root;
-  Simulation sim(c, u, std::move(body), opt);
+  if (g_ranks) sim.emplace(c, u, std::move(body), opt);
   if (checkpoint) {
     const std::int64_t at = checkpoint->step;
-    sim.resume(std::move(*checkpoint));
+    sim->resume(std::move(*checkpoint));
     checkpoint.reset();
     spdlog::info("continuing {} from its checkpoint at step {}", out.string(), at);
   }
-  spdlog::info("backend {} on {} (kernel: {}), {} steps, output in {}", sim.backend().name(), sim.backend().device(),
-               sim.backend().kernel(), u.total_steps, out.string());
-  const RunResult r = sim.run();
+  spdlog::info("backend {} on {} (kernel: {}), {} steps, output in {}", sim->backend().name(), sim->backend().device(),
+               sim->backend().kernel(), u.total_steps, out.string());
+  const RunResult r = sim->run();
   if (r.stopped_by_signal) {
     spdlog::warn("stopped by signal {} at step {} of {}; checkpoint written. Continue with: aerolbm run {} "
                  "--restart {}",

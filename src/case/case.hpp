@@ -116,6 +116,13 @@ struct Case {
   double watchdog_max_speed = 0.4;     // watchdog.max_speed (cells/step); the lattice sound speed is 0.577
   std::array<int, 3> ranks_grid = {0, 0, 0};  // parallel.ranks_grid: MPI ranks along x, y, z (zeros: chosen)
 
+  // refinement.boxes: level ℓ + 1's region per entry, from (x, y[, z]) to (x, y[, z]) in reference lengths from
+  // the body's pivot (2D: z entries 0); each inside the one before. Empty: one uniform grid.
+  struct RefinementBox {
+    std::array<double, 3> from{0, 0, 0}, to{0, 0, 0};
+  };
+  std::vector<RefinementBox> refinement_boxes;
+
   std::string yaml_text;               // the case exactly as run (after overrides), re-emitted
 };
 

@@ -300,6 +300,7 @@ void read_sections(const SectionReader& root, const std::filesystem::path& case_
   read_output(root.sub("output"), root.sub("forces"), root.sub("checkpoint"), c);
   read_watchdog(root.sub("watchdog"), c);
   read_parallel(root.sub("parallel"), dimensions(c.stencil), c);
+  read_refinement(root.sub("refinement"), c);
 }
 
 }  // namespace aerolbm

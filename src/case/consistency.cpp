@@ -244,6 +244,7 @@ void check_consistency(const SectionReader& root, const Case& c) {
   check_grid(domain, c, u);
   check_wall_model_probe(root.sub("boundaries"), c, u);
   check_stability(root.sub("physics"), c, u);
+  check_refinement(root, c);
 }
 
 }  // namespace aerolbm

@@ -23,6 +23,10 @@ void read_geometry(const SectionReader& root, const std::filesystem::path& case_
 
 // consistency.cpp: rules that involve several keys (periodic pairs, body inside the domain, grid size, τ).
 // Runs only on a case whose individual values are all valid.
+// refinement.boxes (refinement_section.cpp): read after the domain; checked with the other sections' values.
+void read_refinement(const SectionReader& r, Case& c);
+void check_refinement(const SectionReader& root, const Case& c);
+
 void check_consistency(const SectionReader& root, const Case& c);
 
 // case_text.cpp: the case as run, for RUN/case.yaml.

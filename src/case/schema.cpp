@@ -65,6 +65,7 @@ KeySpec build_schema() {
           section("checkpoint", {leaf("every", K::Integer)}),
           section("watchdog", {leaf("every", K::Integer), leaf("max_speed", K::Number)}),
           section("parallel", {leaf("ranks_grid", K::NumberList)}),
+          section("refinement", {leaf("boxes", K::NumberLists)}),
       });
 }
 

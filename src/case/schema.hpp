@@ -11,7 +11,8 @@ namespace aerolbm {
 
 inline constexpr int kCaseSchemaVersion = 1;
 
-enum class ValueKind { Number, Integer, Boolean, String, Choice, NumberList, ChoiceList, Mapping };
+// NumberLists: a list of number lists (refinement.boxes).
+enum class ValueKind { Number, Integer, Boolean, String, Choice, NumberList, NumberLists, ChoiceList, Mapping };
 
 struct KeySpec {
   std::string name;

@@ -247,6 +247,38 @@ std::optional<std::vector<double>> SectionReader::numbers(std::string_view key, 
   return good ? std::optional(out) : std::nullopt;
 }
 
+std::optional<std::vector<std::vector<double>>> SectionReader::number_lists(std::string_view key, const Range& each,
+                                                                          std::string_view range_hint,
+                                                                          std::string_view example) const {
+  const YAML::Node v = get(key);
+  if (!v.IsDefined()) return std::nullopt;
+  if (!v.IsSequence()) {
+    problem(key, "a list of number lists like " + std::string(example), describe_value(v),
+            "Write one list per entry, e.g. " + std::string(key) + ": " + std::string(example) + ".");
+    return std::nullopt;
+  }
+  std::vector<std::vector<double>> out;
+  bool good = true;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const YAML::Node e = v[i];
+    const std::string p = path(key) + "[" + std::to_string(i) + "]";
+    if (!e.IsSequence()) {
+      diag_->error(p, e.Mark(), "a list of numbers", describe_value(e),
+                   "Put the entry's numbers in square brackets, e.g. " + std::string(example) + ".");
+      good = false;
+      continue;
+    }
+    std::vector<double> row;
+    for (std::size_t j = 0; j < e.size(); ++j) {
+      const auto x = element_number(e[j], p + "[" + std::to_string(j) + "]", each, range_hint);
+      good = good && x.has_value();
+      row.push_back(x.value_or(0));
+    }
+    out.push_back(std::move(row));
+  }
+  return good ? std::optional(out) : std::nullopt;
+}
+
 std::optional<std::vector<std::string>> SectionReader::choice_list(std::string_view key) const {
   const YAML::Node v = get(key);
   if (!v.IsDefined()) return std::nullopt;

@@ -62,6 +62,10 @@ class SectionReader {
   }
   std::optional<std::vector<double>> numbers(std::string_view key, const Range& each, std::string_view range_hint,
                                              std::string_view example) const;
+  // A list of number lists, e.g. [[0, 1], [2, 3]]; each inner list may have any length (the caller checks it).
+  std::optional<std::vector<std::vector<double>>> number_lists(std::string_view key, const Range& each,
+                                                               std::string_view range_hint,
+                                                               std::string_view example) const;
   std::optional<std::vector<std::string>> choice_list(std::string_view key) const;
   SectionReader sub(std::string_view key) const;
 

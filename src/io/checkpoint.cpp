@@ -126,7 +126,8 @@ Checkpoint read_checkpoint(const fs::path& path) {
   c.step = f.read_attr_int(root, "step");
   c.time = f.read_attr_double(root, "time");
   c.case_yaml = f.read_attr_string(root, "case_yaml");
-  const hsize_t n = hsize_t(c.q) * hsize_t(c.nx) * hsize_t(c.ny) * hsize_t(c.nz);
+  // Q × cells on one grid; every level's and what is in transit between them with refinement (RefinedLevels).
+  const hsize_t n = f.dataset_size(root, "populations");
   c.populations.resize(n);
   f.read_array(root, "populations", H5T_NATIVE_DOUBLE, c.populations.data(), n);
   const hsize_t samples = f.dataset_size(root, "force_steps");

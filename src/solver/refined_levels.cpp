@@ -617,15 +617,137 @@ void RefinedLevels::couple_and_step(int level) {
   c.halo_unpack(k.ring_list, true);
 }
 
-std::array<double, 3> RefinedLevels::wall_force() {
+std::array<double, 3> RefinedLevels::summed_force(bool pressure_part) {
   std::array<double, 3> total{0, 0, 0};
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     if (levels_[l].d.wall_cells.empty()) continue;
-    const auto f = levels_[l].backend->wall_force();
+    Backend& b = *levels_[l].backend;
+    const auto f = pressure_part ? b.wall_pressure_force() : b.wall_force();
     const double scale = 1.0 / double(std::int64_t(1) << ((dims_ - 1) * int(l)));
     for (int a = 0; a < 3; ++a) total[std::size_t(a)] += f[std::size_t(a)] * scale;
   }
   return total;
+}
+
+std::array<double, 3> RefinedLevels::wall_force() { return summed_force(false); }
+std::array<double, 3> RefinedLevels::wall_pressure_force() { return summed_force(true); }
+
+void RefinedLevels::wall_force_cells(std::vector<double>& /*f*/) {
+  throw std::logic_error("refined levels give no per-cell forces: the loads of 3D bodies are not refined yet");
+}
+
+std::int64_t RefinedLevels::cell_updates_per_step() const {
+  std::int64_t updates = 0;
+  for (std::size_t l = 0; l < levels_.size(); ++l) {
+    std::int64_t own = 0;
+    for (std::uint8_t flag : levels_[l].d.flags) own += (flag & cell::ghost) ? 0 : 1;
+    updates += own << l;
+  }
+  return updates;
+}
+
+BackendKind RefinedLevels::kind() const { return levels_[0].backend->kind(); }
+std::string RefinedLevels::device() const { return levels_[0].backend->device(); }
+std::string RefinedLevels::kernel() const {
+  return levels_[0].backend->kernel() + ", " + std::to_string(levels_.size()) + " refined levels";
+}
+
+void RefinedLevels::set_step(std::int64_t step) {
+  for (std::size_t l = 0; l < levels_.size(); ++l) levels_[l].backend->set_step(step << l);
+}
+
+double RefinedLevels::timed(const std::function<void()>& work) { return levels_[0].backend->timed(work); }
+double RefinedLevels::timed_run(std::int64_t steps) {
+  return timed([&] { run(steps); });
+}
+
+void RefinedLevels::macroscopic(std::vector<float>& rho, std::vector<float>& u) { level_fields(0, rho, u); }
+
+void RefinedLevels::level_fields(int level, std::vector<float>& rho, std::vector<float>& u) {
+  Level& c = levels_[std::size_t(level)];
+  c.backend->macroscopic(rho, u);
+  if (std::size_t(level) + 1 == levels_.size()) return;
+  const Level& f = levels_[std::size_t(level) + 1];
+  std::vector<float> frho, fu;
+  level_fields(level + 1, frho, fu);
+  const int kids = 1 << dims_;
+  const std::int64_t nf[3] = {f.d.nx, f.d.ny, f.d.nz};
+  for (std::int64_t n = 0; n < c.d.cells(); ++n) {
+    if (!(c.d.flags[std::size_t(n)] & cell::ghost)) continue;
+    std::int64_t xc[3];
+    coordinates(c.d, n, xc);
+    // Under the box every child is a cell of the finer grid (owned there, or filled from further down); a cell of
+    // this level's own band has none.
+    std::int64_t child[8];
+    bool under = true;
+    for (int b = 0; b < kids && under; ++b) {
+      std::int64_t x[3];
+      for (int a = 0; a < 3; ++a) {
+        x[a] = a < dims_ ? 2 * (xc[a] + c.d.origin[a]) + ((b >> a) & 1) - f.d.origin[a] : xc[a];
+        under = under && x[a] >= 0 && x[a] < nf[a];
+      }
+      child[b] = under ? x[0] + nf[0] * (x[1] + nf[1] * x[2]) : -1;
+    }
+    if (!under) continue;
+    double r = 0, v[3] = {0, 0, 0};
+    for (int b = 0; b < kids; ++b) {
+      const std::size_t m = std::size_t(child[b]);
+      r += frho[m];
+      for (int a = 0; a < 3; ++a) v[a] += fu[3 * m + std::size_t(a)];
+    }
+    rho[std::size_t(n)] = float(r / kids);
+    for (int a = 0; a < 3; ++a) u[3 * std::size_t(n) + std::size_t(a)] = float(v[a] / kids);
+  }
+}
+
+StateCheck RefinedLevels::check_state(double max_speed) {
+  for (std::size_t l = 0; l < levels_.size(); ++l) {
+    StateCheck s = levels_[l].backend->check_state(max_speed);
+    if (s.ok) continue;
+    const DomainData& d = levels_[l].d;
+    const DomainData& d0 = levels_[0].d;
+    std::int64_t x[3];
+    coordinates(d, s.first_bad_cell, x);
+    for (int a = 0; a < dims_; ++a) x[a] = ((x[a] + d.origin[a]) >> l) - d0.origin[a];
+    s.first_bad_cell = x[0] + d0.nx * (x[1] + d0.ny * x[2]);
+    return s;
+  }
+  return {};
+}
+
+std::unique_ptr<FieldsTransfer> RefinedLevels::start_fields_transfer() { return host_fields_transfer(*this); }
+
+void RefinedLevels::read_populations(std::vector<double>& f) {
+  f.clear();
+  std::vector<double> part;
+  for (Level& l : levels_) {
+    l.backend->read_populations(part);
+    f.insert(f.end(), part.begin(), part.end());
+  }
+  for (const Coupling& k : couplings_) f.insert(f.end(), k.pending.begin(), k.pending.end());
+}
+
+void RefinedLevels::write_populations(const std::vector<double>& f) {
+  std::size_t expected = 0;
+  for (const Level& l : levels_) expected += std::size_t(q_) * std::size_t(l.d.cells());
+  for (const Coupling& k : couplings_) expected += k.ring.size() * std::size_t(q_);
+  if (f.size() != expected)
+    throw std::invalid_argument("refined levels: a state of " + std::to_string(f.size()) + " values, where " +
+                                std::to_string(levels_.size()) + " levels and what is in transit between them hold " +
+                                std::to_string(expected));
+  std::size_t at = 0;
+  std::vector<double> part;
+  for (Level& l : levels_) {
+    const std::size_t n = std::size_t(q_) * std::size_t(l.d.cells());
+    part.assign(f.begin() + std::ptrdiff_t(at), f.begin() + std::ptrdiff_t(at + n));
+    l.backend->write_populations(part);
+    at += n;
+  }
+  for (Coupling& k : couplings_) {
+    const std::size_t n = k.ring.size() * std::size_t(q_);
+    k.pending.assign(f.begin() + std::ptrdiff_t(at), f.begin() + std::ptrdiff_t(at + n));
+    at += n;
+  }
 }
 
 // Mass and momentum together: every own fluid cell's shifted populations (ρ = 1 + Σ f̃, ρu = Σ c f̃) and the

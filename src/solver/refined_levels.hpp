@@ -15,6 +15,12 @@
 // domain across them. A level's cells come from a grid of its own where one is given (the domain built at that
 // level's resolution, a body voxelised there: the body may lie in a box, not in its band), else from its parents'
 // flags (fluid and solid only).
+//
+// The stack is itself a Backend over level 0's grid (a case's refinement.boxes run through it: assemble_solver): a
+// step is a step of level 0 with its finer levels' sub-steps; forces are summed over the levels; the fields are
+// level 0's with the cells under a box filled from the finer level (the mean of their children), so frames,
+// watchdog scans and force samples work as on one grid; the populations read and written (checkpoints) are every
+// level's followed by what is in transit between them, so a restart continues bit for bit.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -31,7 +37,7 @@ struct RefinedBox {
   std::int64_t hi[3] = {1, 1, 1};
 };
 
-class RefinedLevels {
+class RefinedLevels : public Backend {
  public:
   // `coarse`: level 0 (a whole grid, not an MPI block), `p` its physics; boxes[ℓ]: level ℓ + 1's box;
   // level_grids[ℓ] (optional, may be shorter or hold nulls): the whole domain at level ℓ + 1's resolution, whose
@@ -40,7 +46,7 @@ class RefinedLevels {
   // grid of its own, fp16s storage, a kernel other than pull).
   RefinedLevels(BackendKind which, const BackendConfig& cfg, const DomainData& coarse, const PhysicsParams& p,
                 const std::vector<RefinedBox>& boxes, const std::vector<const DomainData*>& level_grids = {});
-  ~RefinedLevels();
+  ~RefinedLevels() override;
   RefinedLevels(const RefinedLevels&) = delete;
   RefinedLevels& operator=(const RefinedLevels&) = delete;
 
@@ -52,24 +58,48 @@ class RefinedLevels {
   // Whether a cell of the level's grid is its own (not ghost band, not covered by the next level).
   bool owned(int level, std::int64_t cell) const;
 
-  void initialize();
   // After a level's state was written directly (Backend::write_populations through backend()): what is in transit
   // between the levels (half a fine sub-step's crossings, couple_and_step) restarts from the written states.
   void states_written();
-  // Advances every level by `coarse_steps` steps of level 0 (level ℓ by 2^ℓ times as many).
-  void run(std::int64_t coarse_steps);
+  // Cell updates per step of level 0: every level's own cells times its sub-steps (2^ℓ), for MLUPs.
+  std::int64_t cell_updates_per_step() const;
   // Total mass Σ ρ V and momentum Σ ρ u V over the owned fluid cells of every level, V = 2^{−D ℓ} (a level-0 cell
   // holds volume 1; the lattice velocity is the same on every level). From the stored populations, in double.
   double mass();
   std::array<double, 3> momentum();
+
+  // Backend, over level 0's grid (see above).
+  BackendKind kind() const override;
+  std::string device() const override;
+  std::string kernel() const override;  // level 0's, with the number of levels
+  void initialize() override;
+  void set_step(std::int64_t step) override;  // level ℓ at step × 2^ℓ
+  // Advances every level by `coarse_steps` steps of level 0 (level ℓ by 2^ℓ times as many).
+  void run(std::int64_t coarse_steps) override;
+  double timed(const std::function<void()>& work) override;  // on level 0's backend (its device events)
+  double timed_run(std::int64_t steps) override;
   // The force on the body (momentum exchange) summed over the levels, in level 0's lattice units: level ℓ's
   // force times 2^{−(D−1)ℓ} (its cells hold 2^{−Dℓ} of the mass, its steps are 2^{−ℓ} as long).
-  std::array<double, 3> wall_force();
+  std::array<double, 3> wall_force() override;
+  std::array<double, 3> wall_pressure_force() override;
+  // Per near-wall cell forces belong to cells of several grids: not given (3D bodies' loads are not refined yet).
+  void wall_force_cells(std::vector<double>& f) override;
+  void macroscopic(std::vector<float>& rho, std::vector<float>& u) override;
+  // Every level scanned; a bad cell is reported as the level-0 cell that holds it.
+  StateCheck check_state(double max_speed) override;
+  std::unique_ptr<FieldsTransfer> start_fields_transfer() override;
+  // Level 0's populations (Q × its cells), then level 1's, ..., then the values in transit (ring × Q per
+  // coupling). write_populations throws std::invalid_argument for another length.
+  void read_populations(std::vector<double>& f) override;
+  void write_populations(const std::vector<double>& f) override;
 
  private:
   struct Level;
   struct Coupling;
   void step(int level);
+  std::array<double, 3> summed_force(bool pressure_part);
+  // Fills level `level`'s density and velocity, the cells under level + 1's box with the mean of their children.
+  void level_fields(int level, std::vector<float>& rho, std::vector<float>& u);
   void couple_and_step(int level);
   void crossing_sums(int level, std::vector<double>& out);
   std::array<double, 4> budget();  // mass, then momentum (mass(), momentum())

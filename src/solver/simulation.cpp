@@ -17,6 +17,7 @@
 #include "src/solver/async_frame_writer.hpp"
 #include "src/solver/block_fields.hpp"
 #include "src/solver/body_loads.hpp"
+#include "src/solver/case_backend.hpp"
 #include "src/solver/surface_probe.hpp"
 #include "src/solver/domain.hpp"
 #include "src/solver/force_history.hpp"
@@ -146,7 +147,16 @@ void Simulation::resume(Checkpoint c) {
                  "over, but the run is no longer one continuous run of a single case",
                  c.precision, c.collision, c.tau, c.u_lattice, here.precision, here.collision, here.tau,
                  here.u_lattice);
-  backend_->write_populations(c.populations);
+  const std::size_t grid_values = std::size_t(c.q) * std::size_t(domain_.cells());
+  if (case_.refinement_boxes.empty() && c.populations.size() != grid_values)
+    throw CaseError("--restart: " + file + " holds " + std::to_string(c.populations.size()) + " population values, "
+                    "where this case's grid holds " + std::to_string(grid_values) + "." + fix);
+  try {
+    backend_->write_populations(c.populations);
+  } catch (const std::invalid_argument& e) {  // refined levels: another refinement (the state's length differs)
+    throw CaseError("--restart: " + file + " does not fit this case's refined levels (" + e.what() +
+                    "): the refinement boxes differ." + fix);
+  }
   backend_->set_step(c.step);
   c.populations.clear();
   c.populations.shrink_to_fit();
@@ -505,7 +515,7 @@ RunResult Simulation::run_steps(Outputs& o, bool root) {
   const bool resuming = resume_.has_value();
   const std::int64_t first_step = resuming ? resume_->step : 0;
   const auto& dir = opt_.output_dir;
-  const double cells = double(domain_.cells());
+  const double cells = double(cell_updates_per_step(*backend_, domain_));  // refined: every level's sub-steps
   const double u_ref = u_ref_;
   const std::optional<LoadIntegrator>& loads = loads_;
   const std::int64_t total = units_.total_steps;
@@ -667,6 +677,10 @@ void Simulation::write_summary(const Outputs& o, RunResult& r, bool root) {
   g.set("ny", units_.ny);
   g.set("nz", units_.nz);
   g.set("cells", domain_.cells());
+  if (!case_.refinement_boxes.empty()) {
+    g.set("refined_levels", std::int64_t(case_.refinement_boxes.size() + 1));
+    g.set("cell_updates_per_step", cell_updates_per_step(*backend_, domain_));
+  }
   s.set("grid", g);
   Json lu = Json::object();
   lu.set("reference_length_cells", units_.length_cells);

@@ -21,6 +21,9 @@ expect_bad bad_override      "physics.reynold"             run "$good" --set phy
 expect_bad out_of_range      "angle_of_attack_deg"         run "$good" --set flow.angle_of_attack_deg=120 -o "$WORK/out"
 expect_bad body_outside      "body_position_chords"        run "$good" --set domain.body_position_chords=[0.1,2.5] -o "$WORK/out"
 expect_bad bad_backend       "backend"                     run "$good" --backend gpu -o "$WORK/out"
+expect_bad refined_body      "crosses a body"              run "$good" --set 'refinement.boxes=[[0,-0.1,1,0.1]]' -o "$WORK/out"
+expect_bad refined_nesting   "inside the one before"       run "$good" --set 'refinement.boxes=[[-1,-0.5,2,0.5],[-2,-0.2,1,0.2]]' -o "$WORK/out"
+expect_bad refined_check     "crosses a body"              check "$good" --set 'refinement.boxes=[[0,-0.1,1,0.1]]'
 wing=$SRC/cases/ci/wing_naca0012_ar4.yaml
 expect_bad wing_on_d2q9      "D3Q19"                       run "$wing" --set lattice.stencil=D2Q9 --set 'domain.size_chords=[6,3]' --set 'domain.body_position_chords=[2,1.5]' -o "$WORK/out"
 expect_bad wing_bad_section  "reflexed"                    run "$wing" --set 'geometry.section="23112"' -o "$WORK/out"

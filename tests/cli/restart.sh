@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Checkpoint/restart: 2000 steps in one go and 1000 steps + --restart + 1000 more give bit-identical fields,
-# forces, final state and coefficients. Usage: restart.sh SOURCE_DIR [cpu|cuda] (the GPU host runs it with cuda).
+# forces, final state and coefficients. Usage: restart.sh SOURCE_DIR [cpu|cuda] [refined] (the GPU host runs it
+# with cuda). `refined`: the same with a refined box around the airfoil (refinement.boxes), whose checkpoint holds
+# every level and what is in transit between them; a restart with other boxes or none is refused.
 # The CPU run uses two threads: OpenMP's reduction of the wall force is then order-independent (a + b = b + a).
 # A restart with a case of another grid is refused with exit status 2.
 set -u
@@ -8,6 +10,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 BACKEND=${2:-cpu}
 SMALL=(--backend "$BACKEND" --threads 2 --set geometry.chord_cells=16 --set physics.reynolds=200
        --set output.every=250 --set forces.every=10 --set checkpoint.every=500 --set time.average_last=1)
+REFINED=${3:-}
+[ "$REFINED" = refined ] && SMALL+=(--set 'refinement.boxes=[[-0.5,-0.5,1.5,0.5]]')
 
 "$BIN" run "$CASE" "${SMALL[@]}" -o "$WORK/full" --steps 2000 > "$WORK/full.log" 2>&1 || { cat "$WORK/full.log"; fail "full run"; }
 "$BIN" run "$CASE" "${SMALL[@]}" -o "$WORK/split" --steps 1000 > "$WORK/a.log" 2>&1 || { cat "$WORK/a.log"; fail "first half"; }
@@ -66,8 +70,14 @@ rc=$?
 grep -q "another body" <<<"$out" || { echo "$out" | tail -3; fail "geometry mismatch message"; }
 out=$("$BIN" run "$CASE" "${SMALL[@]}" --restart "$WORK/split" --steps 2000 2>&1)
 [ $? -eq 2 ] && grep -q "at or past the end" <<<"$out" || { echo "$out" | tail -3; fail "restart of a finished run"; }
+if [ "$REFINED" = refined ]; then
+  out=$("$BIN" run "$CASE" "${SMALL[@]}" --set 'refinement.boxes=[[-0.5,-0.5,1.25,0.5]]' --restart "$WORK/split" --steps 3000 2>&1)
+  [ $? -eq 2 ] && grep -q "refinement boxes differ" <<<"$out" || { echo "$out" | tail -3; fail "restart with other boxes"; }
+  out=$("$BIN" run "$CASE" "${SMALL[@]}" --set 'refinement.boxes=[]' --restart "$WORK/split" --steps 3000 2>&1)
+  [ $? -eq 2 ] && grep -q "population values" <<<"$out" || { echo "$out" | tail -3; fail "restart without the refinement"; }
+fi
 after=$(cd "$WORK/split" && ls -l --time-style=+%s.%N checkpoint.h5 forces.csv fields.h5)
 [ "$before" = "$after" ] || fail "a refused restart touched the run folder"
 out=$("$BIN" run "$CASE" "${SMALL[@]}" --restart "$WORK/nothing_here" --steps 2000 2>&1)
 [ $? -eq 2 ] && grep -q "cannot read its checkpoint" <<<"$out" || { echo "$out" | tail -3; fail "restart without a checkpoint"; }
-echo "ok: restart is bit-identical ($BACKEND) and mismatched restarts are refused"
+echo "ok: restart is bit-identical ($BACKEND${REFINED:+, refined}) and mismatched restarts are refused"

@@ -69,6 +69,11 @@ void expect_same_case(const Case& a, const Case& b) {
   EXPECT_EQ(a.formats, b.formats);
   EXPECT_EQ(a.forces_every, b.forces_every);
   EXPECT_EQ(a.checkpoint_every, b.checkpoint_every);
+  ASSERT_EQ(a.refinement_boxes.size(), b.refinement_boxes.size());
+  for (std::size_t i = 0; i < a.refinement_boxes.size(); ++i) {
+    EXPECT_EQ(a.refinement_boxes[i].from, b.refinement_boxes[i].from);
+    EXPECT_EQ(a.refinement_boxes[i].to, b.refinement_boxes[i].to);
+  }
 }
 
 // External flow unless told otherwise: a characteristic outlet, far-field sides with a sponge in front of them
@@ -309,10 +314,14 @@ TEST(CaseLoad, HighMachAllowedWhenAskedFor) {
 TEST(CaseLoad, YamlTextLoadsBackToTheSameCase) {
   TempDir dir;
   const auto file = dir.write("sketch.yaml", kSketch);
-  const Case a = load_case(file, {"flow.angle_of_attack_deg=8", "domain.size_chords=[14, 7]"});
+  const Case a = load_case(file, {"flow.angle_of_attack_deg=8", "domain.size_chords=[14, 7]",
+                                  "refinement.boxes=[[-1, -0.5, 2, 0.5], [-0.5, -0.25, 1, 0.25]]"});
+  ASSERT_EQ(a.refinement_boxes.size(), 2u);
+  EXPECT_TRUE(Contains(a.yaml_text, "refinement:"));
   EXPECT_TRUE(Contains(a.yaml_text, "code: \"0012\""));  // quoted, so YAML 1.1 readers do not see octal 10
   EXPECT_TRUE(Contains(a.yaml_text, "angle_of_attack_deg: 8"));
-  EXPECT_TRUE(Contains(a.yaml_text, "# overrides: --set flow.angle_of_attack_deg=8 --set domain.size_chords=[14, 7]"));
+  EXPECT_TRUE(Contains(a.yaml_text, "# overrides: --set flow.angle_of_attack_deg=8 --set domain.size_chords=[14, 7] "
+                                    "--set refinement.boxes=[[-1, -0.5, 2, 0.5], [-0.5, -0.25, 1, 0.25]]"));
   EXPECT_TRUE(Contains(a.yaml_text, "# source: " + file.string()));
   // Stored under another name, as in a run folder: the name must not change to the new file's stem.
   const auto copy = dir.write("run/case.yaml", a.yaml_text);

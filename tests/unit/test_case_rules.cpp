@@ -306,5 +306,54 @@ TEST(CaseRules, StabilityAdviceIsEnough) {
   EXPECT_GT(lattice_units(c).tau, c.tau_min);
 }
 
+// refinement.boxes: each entry a box of 2 × D numbers from the body's pivot, inside the domain and inside the box
+// before it; what refined levels do not carry yet (3D bodies, fp16s, other kernels, mean fields, MPI) is refused.
+// The sketch with refinement.boxes on line 12, and line `line` (1-11) replaced where one is given.
+std::string refined_error(const std::string& boxes, int line = 0, const std::string& replacement = "") {
+  std::string text = sketch_with(11, "checkpoint: {every: 0}\nrefinement: {boxes: " + boxes + "}");
+  if (line > 0) {
+    std::size_t start = 0;
+    for (int n = 1; n < line; ++n) start = text.find('\n', start) + 1;
+    text.replace(start, text.find('\n', start) - start, replacement);
+  }
+  static int n = 0;
+  TempDir dir;
+  return load_error(dir.write("refined" + std::to_string(n++) + ".yaml", text));
+}
+
+TEST(CaseRules, RefinementBoxesFitTheDomainAndEachOther) {
+  TempDir dir;
+  const Case c = load_case(dir.write("ok.yaml", sketch_with(11, "checkpoint: {every: 0}\n"
+                                                                "refinement: {boxes: [[-1, -0.8, 2.5, 0.8], [-0.4, -0.3, 1.2, 0.3]]}")));
+  ASSERT_EQ(c.refinement_boxes.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.refinement_boxes[0].from[0], -1);
+  EXPECT_DOUBLE_EQ(c.refinement_boxes[0].to[1], 0.8);
+  EXPECT_DOUBLE_EQ(c.refinement_boxes[1].from[1], -0.3);
+  EXPECT_DOUBLE_EQ(c.refinement_boxes[1].to[0], 1.2);
+  EXPECT_TRUE(Contains(refined_error("[[-1, -0.5, 2]]"),
+                       ":12: refinement.boxes[0]: expected 4 numbers: the box's low corner (x, y) then its high "
+                       "corner, got 3 numbers."));
+  EXPECT_TRUE(Contains(refined_error("[[1, -0.5, -1, 0.5]]"),
+                       ":12: refinement.boxes[0]: expected a low corner below the high corner along every axis, got "
+                       "from (1, -0.5) to (-1, 0.5), empty along x."));
+  EXPECT_TRUE(Contains(refined_error("[[-4, -0.5, 2, 0.5]]"),
+                       "refinement.boxes[0]: expected a box inside the domain: along x from -3 to 9 (the body's pivot "
+                       "at 3 of 12 reference lengths), got from (-4, -0.5) to (2, 0.5)."));
+  EXPECT_TRUE(Contains(refined_error("[[-1, -0.5, 2, 0.5], [-1.5, -0.2, 1, 0.2]]"),
+                       "refinement.boxes[1]: expected a box inside the one before (level 1's, from (-1, -0.5) to "
+                       "(2, 0.5)), got from (-1.5, -0.2) to (1, 0.2)."));
+  EXPECT_TRUE(Contains(refined_error("3"), "refinement.boxes: expected a list of number lists like [[-1, -0.5, 2, 0.5]]"));
+  EXPECT_TRUE(Contains(refined_error("[[-1, -0.5, 2, 0.5]]", 6,
+                                     "lattice: {stencil: D2Q9, collision: trt, precision: fp16s, kernel: auto}"),
+                       "refinement.boxes: expected lattice.precision fp32 or fp64 with refinement, got fp16s."));
+  EXPECT_TRUE(Contains(refined_error("[[-1, -0.5, 2, 0.5]]", 6,
+                                     "lattice: {stencil: D2Q9, collision: trt, precision: fp32, kernel: aa}"),
+                       "refinement.boxes: expected lattice.kernel pull or auto with refinement, got aa."));
+  EXPECT_TRUE(Contains(refined_error("[[-1, -0.5, 2, 0.5]]", 5,
+                                     "domain: {size_chords: [12.001, 6], body_position_chords: [3, 3]}"),
+                       ":5: domain.size_chords: expected a whole number of cells along each axis with "
+                               "refinement (size × reference cells), got 1920.16 cells along x."));
+}
+
 }  // namespace
 }  // namespace aerolbm

@@ -342,46 +342,12 @@ struct AirfoilRun {
   std::int64_t cells = 0;
 };
 
-AirfoilRun refined_airfoil(int coarse_chord, const std::vector<std::array<double, 4>>& boxes_chords) {
-  const auto file = cases_dir() / "naca0012_re1000_aoa5.yaml";
-  auto make = [&](int chord) { return load_case(file, {"geometry.chord_cells=" + std::to_string(chord)}); };
-  const Case c = make(coarse_chord);
-  const LatticeUnits u = lattice_units(c);
-  const auto body = make_body(c);
-  const DomainData d = build_domain(c, u, body.get());
-  std::vector<DomainData> grids;
-  std::vector<RefinedBox> boxes;
-  for (std::size_t l = 0; l < boxes_chords.size(); ++l) {
-    const int below = coarse_chord << l;  // cells per chord of the level the box is cut from
-    const Case cf = make(2 * below);
-    const LatticeUnits uf = lattice_units(cf);
-    const auto bf = make_body(cf);
-    grids.push_back(build_domain(cf, uf, bf.get()));
-    const auto& b = boxes_chords[l];
-    boxes.push_back(box(std::llround(b[0] * below), std::llround(b[1] * below), std::llround(b[2] * below),
-                        std::llround(b[3] * below)));
-  }
-  std::vector<const DomainData*> level_grids;
-  for (const auto& g : grids) level_grids.push_back(&g);
-  RefinedLevels r(test_backend(), backend_config(c, 0), d, physics_params(c, u), boxes, level_grids);
-  r.initialize();
-  const std::int64_t per = u.steps_per_convective_time;
-  r.run(12 * per);
-  AirfoilRun a;
-  const double k = 1.0 / (0.5 * u.u_lattice * u.u_lattice * u.length_cells);
-  const int samples = 40;
-  for (int s = 0; s < samples; ++s) {
-    r.run(per / 10);
-    const auto F = r.wall_force();
-    a.cd += F[0] * k / samples;
-    a.cl += F[1] * k / samples;
-  }
-  for (int l = 0; l < r.levels(); ++l) a.cells += r.domain(l).cells();
-  return a;
-}
-
-AirfoilRun uniform_airfoil(int chord) {
-  SolverSetup s(cases_dir() / "naca0012_re1000_aoa5.yaml", {"geometry.chord_cells=" + std::to_string(chord)});
+// The default case at `chord` cells per chord, refined by `boxes` (refinement.boxes, empty: none), through the
+// path `aerolbm run` takes (load_case, assemble_solver): 12 convective times, then the mean of 40 samples over 4.
+AirfoilRun airfoil(int chord, const std::string& boxes = "") {
+  std::vector<std::string> sets = {"geometry.chord_cells=" + std::to_string(chord)};
+  if (!boxes.empty()) sets.push_back("refinement.boxes=" + boxes);
+  SolverSetup s(cases_dir() / "naca0012_re1000_aoa5.yaml", sets);
   const std::int64_t per = s.u.steps_per_convective_time;
   s.backend->run(12 * per);
   AirfoilRun a;
@@ -392,17 +358,20 @@ AirfoilRun uniform_airfoil(int chord) {
     a.cd += C[0] / samples;
     a.cl += C[1] / samples;
   }
-  a.cells = s.d.cells();
+  if (const auto* r = dynamic_cast<const RefinedLevels*>(s.backend.get()))
+    for (int l = 0; l < r->levels(); ++l) a.cells += r->domain(l).cells();
+  else
+    a.cells = s.d.cells();
   return a;
 }
 
 TEST(Refinement, AirfoilInARefinedBoxMatchesTheFineGrid) {
-  // 32 cells per chord with a box at 64 around the body and its near wake (1.3 chords ahead of the leading edge
-  // to 1.5 behind the trailing edge, 0.5 above and below the chord line) against 64 everywhere; and against 32
-  // everywhere, which the box must beat by far. Measured (CPU fp32, 2026-12-05): C_D 0.1354, C_L 0.2438 against
+  // 32 cells per chord with a box at 64 around the body and its near wake (refinement.boxes from half a chord
+  // ahead of the quarter chord to 1.5 behind it, half a chord above and below) against 64 everywhere; and against
+  // 32 everywhere, which the box must beat by far. Measured (CPU fp32, 2026-12-05): C_D 0.1354, C_L 0.2438 against
   // 0.1352, 0.2427 (+0.2 %, +0.5 %) with 60 k cells against 205 k; 32 everywhere: 0.1441, 0.2188.
-  const AirfoilRun refined = refined_airfoil(32, {{2.5, 4.5, 2.0, 3.0}});
-  const AirfoilRun fine = uniform_airfoil(64), coarse = uniform_airfoil(32);
+  const AirfoilRun refined = airfoil(32, "[[-0.5, -0.5, 1.5, 0.5]]");
+  const AirfoilRun fine = airfoil(64), coarse = airfoil(32);
   std::printf("NACA 0012 Re 1000 5 deg: refined (32 + box at 64, %lld cells) C_D %.5f C_L %.5f; uniform 64 (%lld) "
               "%.5f %.5f; uniform 32 (%lld) %.5f %.5f\n", (long long)refined.cells, refined.cd, refined.cl,
               (long long)fine.cells, fine.cd, fine.cl, (long long)coarse.cells, coarse.cd, coarse.cl);
@@ -413,12 +382,12 @@ TEST(Refinement, AirfoilInARefinedBoxMatchesTheFineGrid) {
 }
 
 TEST(RefinementLong, AirfoilInTwoRefinedLevelsMatchesTheFinestGrid) {
-  // 32 cells per chord, a box at 64 (0.7 chords ahead of the leading edge to 2 behind the trailing edge, 0.9 above
-  // and below) and one at 128 around the body (0.2 ahead to 0.7 behind, 0.4 above and below), against 128
-  // everywhere: 7.7 times fewer cells. Measured (CPU fp64, 2026-12-05): C_D 0.13299, C_L 0.25678 against 0.13291,
-  // 0.25578 (+0.06 %, +0.4 %); the uniform run takes about 4 minutes on two cores.
-  const AirfoilRun refined = refined_airfoil(32, {{1.8, 5.5, 1.6, 3.4}, {2.3, 4.2, 2.1, 2.9}});
-  const AirfoilRun fine = uniform_airfoil(128);
+  // 32 cells per chord, a box at 64 (1.2 chords ahead of the quarter chord to 2.5 behind, 0.9 above and below)
+  // and one at 128 around the body (0.7 ahead to 1.2 behind, 0.4 above and below), against 128 everywhere: 7.7
+  // times fewer cells. Measured (CPU fp32, 2026-12-05): C_D 0.13298, C_L 0.25674 against 0.13291, 0.25575 (+0.05 %,
+  // +0.4 %); the uniform run takes about 4 minutes on two cores.
+  const AirfoilRun refined = airfoil(32, "[[-1.2, -0.9, 2.5, 0.9], [-0.7, -0.4, 1.2, 0.4]]");
+  const AirfoilRun fine = airfoil(128);
   std::printf("NACA 0012 Re 1000 5 deg: refined (32 + 64 + 128, %lld cells) C_D %.5f C_L %.5f; uniform 128 (%lld) "
               "%.5f %.5f\n", (long long)refined.cells, refined.cd, refined.cl, (long long)fine.cells, fine.cd, fine.cl);
   EXPECT_NEAR(refined.cd, fine.cd, 0.01 * fine.cd);

@@ -1,0 +1,56 @@
+#include "src/solver/case_backend.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "src/case/make_body.hpp"
+#include "src/solver/backend_select.hpp"
+#include "src/solver/domain.hpp"
+#include "src/solver/refined_levels.hpp"
+
+namespace aerolbm {
+
+std::unique_ptr<Backend> make_case_backend(BackendKind which, const BackendConfig& cfg, const Case& c,
+                                           const LatticeUnits& u, const DomainData& d, const PhysicsParams& p) {
+  if (c.refinement_boxes.empty()) return select_backend(which, cfg, d, p);
+  const int dims = dimensions(c.stencil);
+  std::vector<RefinedBox> boxes;
+  std::vector<DomainData> grids;
+  for (std::size_t i = 0; i < c.refinement_boxes.size(); ++i) {
+    // Entry i is level i + 1's box, in the cells of level i (2^i times the reference cells per reference length).
+    const double cells_per_length = u.length_cells * double(std::int64_t(1) << i);
+    const Case::RefinementBox& b = c.refinement_boxes[i];
+    RefinedBox r;
+    for (int a = 0; a < dims; ++a) {
+      const double pivot = c.body_position_chords[std::size_t(a)];
+      r.lo[a] = std::llround((pivot + b.from[std::size_t(a)]) * cells_per_length);
+      r.hi[a] = std::llround((pivot + b.to[std::size_t(a)]) * cells_per_length);
+    }
+    boxes.push_back(r);
+    Case fine = c;
+    fine.chord_cells = c.chord_cells * double(std::int64_t(2) << i);
+    const LatticeUnits uf = lattice_units(fine);
+    const auto body = make_body(fine);
+    grids.push_back(build_domain(fine, uf, body.get()));
+  }
+  std::vector<const DomainData*> level_grids;
+  for (const DomainData& g : grids) level_grids.push_back(&g);
+  try {
+    return std::make_unique<RefinedLevels>(which, cfg, d, p, boxes, level_grids);
+  } catch (const std::invalid_argument& e) {
+    std::string what = e.what();
+    if (what.rfind("refinement: ", 0) == 0) what = what.substr(12);
+    throw CaseError(c.source_file.string() + ": refinement.boxes: " + what +
+                    ". Each box needs a few cells of the level it refines around it (its interface band), and no "
+                    "body, inlet or outlet within two of its cells (docs/grid_refinement.md).");
+  }
+}
+
+std::int64_t cell_updates_per_step(const Backend& b, const DomainData& d) {
+  if (const auto* r = dynamic_cast<const RefinedLevels*>(&b)) return r->cell_updates_per_step();
+  return d.cells();
+}
+
+}  // namespace aerolbm

@@ -1,0 +1,25 @@
+#pragma once
+// The backend a case runs on, once its grid is built: one backend over the grid, or with refinement.boxes the
+// refined levels (src/solver/refined_levels.hpp) on it, which are a backend over the same grid. assemble_solver and
+// `aerolbm bench --case` make theirs here.
+#include <cstdint>
+#include <memory>
+
+#include "kernels/backend.hpp"
+#include "src/case/case.hpp"
+#include "src/case/units.hpp"
+
+namespace aerolbm {
+
+// `d` is the case's grid (build_domain) and `p` its physics. With refinement.boxes, level ℓ's grid is the case built
+// at 2^ℓ times the reference cells (its body voxelised there) and level ℓ's box the entry ℓ − 1 in that level's
+// cells. Throws CaseError for boxes the refined levels cannot couple (too close to a face or to each other, a body
+// in an interface band), BackendUnavailable as select_backend does.
+std::unique_ptr<Backend> make_case_backend(BackendKind which, const BackendConfig& cfg, const Case& c,
+                                           const LatticeUnits& u, const DomainData& d, const PhysicsParams& p);
+
+// Cell updates a step of `b` makes: every level's own cells times its sub-steps for refined levels, else the
+// grid's cells (the MLUPs of runs and benchmarks).
+std::int64_t cell_updates_per_step(const Backend& b, const DomainData& d);
+
+}  // namespace aerolbm
