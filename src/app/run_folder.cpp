@@ -71,6 +71,19 @@ void remove_run_outputs(const fs::path& dir) {
       remove_one(d);  // a link or a plain file with our folder's name: only the entry itself goes
     }
   }
+  // Refined runs: each level's frames in levels/level<ℓ>/, a run folder's frame files of their own.
+  const fs::path levels = dir / "levels";
+  if (real_dir(levels)) {
+    std::error_code ec;
+    std::vector<fs::path> found;
+    for (const auto& e : fs::directory_iterator(levels, ec))
+      if (e.path().filename().string().rfind("level", 0) == 0 && real_dir(e.path())) found.push_back(e.path());
+    for (const fs::path& level : found) {
+      remove_run_outputs(level);
+      if (fs::is_empty(level, ec)) remove_one(level);
+    }
+    if (fs::is_empty(levels, ec)) remove_one(levels);
+  }
 }
 
 RunFolderLock::RunFolderLock(const fs::path& dir) {

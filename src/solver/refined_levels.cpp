@@ -717,6 +717,21 @@ StateCheck RefinedLevels::check_state(double max_speed) {
 
 std::unique_ptr<FieldsTransfer> RefinedLevels::start_fields_transfer() { return host_fields_transfer(*this); }
 
+namespace {
+struct LevelFields : FieldsTransfer {
+  std::vector<float> rho_, u_;
+  void wait() override {}
+  const float* rho() const override { return rho_.data(); }
+  const float* u() const override { return u_.data(); }
+};
+}  // namespace
+
+std::unique_ptr<FieldsTransfer> RefinedLevels::level_fields_transfer(int level) {
+  auto t = std::make_unique<LevelFields>();
+  level_fields(level, t->rho_, t->u_);
+  return t;
+}
+
 void RefinedLevels::read_populations(std::vector<double>& f) {
   f.clear();
   std::vector<double> part;

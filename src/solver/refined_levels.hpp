@@ -88,6 +88,9 @@ class RefinedLevels : public Backend {
   // Every level scanned; a bad cell is reported as the level-0 cell that holds it.
   StateCheck check_state(double max_speed) override;
   std::unique_ptr<FieldsTransfer> start_fields_transfer() override;
+  // Level `level`'s own density and velocity (its grid), the cells under the next level's box filled with the mean
+  // of their children: the level's frames. On the host, complete when it returns.
+  std::unique_ptr<FieldsTransfer> level_fields_transfer(int level);
   // Level 0's populations (Q × its cells), then level 1's, ..., then the values in transit (ring × Q per
   // coupling). write_populations throws std::invalid_argument for another length.
   void read_populations(std::vector<double>& f) override;

@@ -24,6 +24,7 @@
 #include "src/solver/frame_builder.hpp"
 #include "src/solver/output_budget.hpp"
 #include "src/solver/progress.hpp"
+#include "src/solver/refined_levels.hpp"
 #include "src/solver/step_schedule.hpp"
 #include "src/solver/stop_request.hpp"
 #include "src/solver/window_analysis.hpp"
@@ -56,6 +57,21 @@ GridInfo grid_info(const Case& c, const LatticeUnits& u) {
     g.spacing[a] = u.dx;
     // Cell centres sit at (i + ½)·dx from the lower-left corner; the body pivot is the origin.
     g.origin[a] = 0.5 * u.dx - (a < dimensions(c.stencil) ? c.body_position_chords[a] : 0.0);
+  }
+  return g;
+}
+
+// Refined level ℓ's grid (RefinedLevels::domain), placed as grid_info places level 0's: cells of dx / 2^ℓ, its
+// cell (0, 0, 0) the level's global cell `origin` (2D: the z axis as level 0's).
+GridInfo level_grid_info(const Case& c, const LatticeUnits& u, const DomainData& level, int l) {
+  GridInfo g = grid_info(c, u);
+  g.nx = level.nx;
+  g.ny = level.ny;
+  g.nz = level.nz;
+  const double dx = u.dx / double(std::int64_t(1) << l);
+  for (int a = 0; a < dimensions(c.stencil); ++a) {
+    g.spacing[a] = dx;
+    g.origin[a] = (double(level.origin[a]) + 0.5) * dx - c.body_position_chords[a];
   }
   return g;
 }
@@ -342,6 +358,10 @@ struct Simulation::Outputs {
   FrameRequest request;
   std::unique_ptr<BlockFieldWriter> collective;  // MPI with a parallel HDF5: this rank's block of the HDF5 frames
   std::unique_ptr<AsyncFrameWriter> frames;
+  // Refined levels 1, 2, ...: each level's own frames (its grid at its resolution) in levels/level<ℓ>/, the same
+  // formats and steps as level 0's; with the backend's levels they come from.
+  std::vector<std::unique_ptr<AsyncFrameWriter>> level_frames;
+  RefinedLevels* levels = nullptr;
   bool fields_on = false;      // frames every output.every steps
   bool gather = false;         // rank 0's writers need the whole grid (gathered from every rank under MPI)
   bool device_frames = false;  // the backend computes the finished fields
@@ -477,6 +497,24 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
                                 : frames_in_flight(frame_host_bytes(frame_names, dims == 3, cells, true));
   o.frames = std::make_unique<AsyncFrameWriter>(domain_, std::move(writers), u_ref, units_.dx, o.request,
                                                 std::size_t(o.in_flight));
+  o.levels = dynamic_cast<RefinedLevels*>(backend_.get());
+  if (o.levels && root && o.fields_on) {
+    for (int l = 1; l < o.levels->levels(); ++l) {
+      const std::filesystem::path level_dir = dir / "levels" / ("level" + std::to_string(l));
+      create_output_folder(level_dir);
+      const DomainData& d = o.levels->domain(l);
+      const GridInfo g = level_grid_info(case_, units_, d, l);
+      Attributes a = attrs;
+      a.numbers.push_back({"refined_level", double(l)});
+      std::vector<std::unique_ptr<FieldWriter>> w;
+      if (format_on("hdf5")) w.push_back(make_hdf5_writer(level_dir, g, a, frame_times, precision));
+      if (format_on("vtk")) w.push_back(make_vtk_writer(level_dir, g, a, frame_times));
+      const double dx = units_.dx / double(std::int64_t(1) << l);
+      o.level_frames.push_back(std::make_unique<AsyncFrameWriter>(
+          d, std::move(w), u_ref, dx, o.request,
+          std::size_t(frames_in_flight(frame_host_bytes(frame_names, dims == 3, double(d.cells()), true)))));
+    }
+  }
   return o;
 }
 
@@ -553,6 +591,7 @@ RunResult Simulation::run_steps(Outputs& o, bool root) {
     }
     c.frame_times = frame_times;
     c.case_yaml = case_.yaml_text;
+    for (auto& lf : o.level_frames) lf->finish();  // every level's frames in place before the checkpoint counts them
     if (root) frames.submit_checkpoint(std::move(c), dir / "checkpoint.h5");
     last_checkpoint = step;
   };
@@ -608,6 +647,13 @@ RunResult Simulation::run_steps(Outputs& o, bool root) {
         job.time = time;
         job.fields = backend_->start_fields_transfer();
         if (root) frames.submit(std::move(job));
+        for (std::size_t l = 0; l < o.level_frames.size(); ++l) {
+          FrameJob level_job;
+          level_job.step = step;
+          level_job.time = time;
+          level_job.fields = o.levels->level_fields_transfer(int(l) + 1);
+          o.level_frames[l]->submit(std::move(level_job));
+        }
       }
       frame_times.push_back(time);
     }
@@ -627,10 +673,12 @@ RunResult Simulation::run_steps(Outputs& o, bool root) {
     }
   }
   frames.finish();
+  for (auto& lf : o.level_frames) lf->finish();
   write_mean_fields(o.grid, o.attrs, root);
   r.frames = int(frame_times.size());
   r.output_seconds = frames.busy_seconds() + o.collective_seconds;
   r.frame_bytes = frames.bytes_written();
+  for (const auto& lf : o.level_frames) r.frame_bytes += lf->bytes_written();
   r.checkpoint_bytes = frames.checkpoint_bytes();
   r.frames_in_flight = o.in_flight;
   if (opt_.progress && root) progress.finish();

@@ -27,6 +27,13 @@ diff <(grep -v '^#' "$WORK/full/forces.csv") <(grep -v '^#' "$WORK/split/forces.
 for f in "$WORK"/full/vtk/*.vti; do cmp -s "$f" "$WORK/split/vtk/$(basename "$f")" || fail "$(basename "$f") differs"; done
 [ "$(ls "$WORK/full/vtk" | wc -l)" = "$(ls "$WORK/split/vtk" | wc -l)" ] || fail "different number of .vti files"
 cmp -s "$WORK/full/fields.pvd" "$WORK/split/fields.pvd" || fail "fields.pvd differs"
+if [ "$REFINED" = refined ]; then  # each refined level's own frames too
+  n=0
+  for f in "$WORK"/full/levels/level*/vtk/*.vti; do
+    cmp -s "$f" "$WORK/split/${f#"$WORK"/full/}" || fail "${f#"$WORK"/full/} differs"; n=$((n + 1))
+  done
+  [ "$n" -eq 8 ] || fail "expected 8 level frames, found $n"
+fi
 cmp -s "$WORK/full/fields.xdmf" "$WORK/split/fields.xdmf" || fail "fields.xdmf differs"
 
 if ! "$PY" -c "import h5py" 2>/dev/null; then

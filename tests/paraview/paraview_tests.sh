@@ -4,7 +4,8 @@
 # a small run is opened with pvpython through fields.pvd and fields.xdmf (arrays, ranges, times as written in
 # fields.h5), rendered with postprocess/paraview/render_views.py and through the committed state file, and the
 # images are checked not to be blank; the run's mean fields (RUN/mean, output.averages) open in both readers with
-# their arrays and render; an output.precision: fp16 run's fields.xdmf opens with the 16-bit values. Anything
+# their arrays and render; an output.precision: fp16 run's fields.xdmf opens with the 16-bit values; a refined
+# run's levels open, each on its own grid. Anything
 # ParaView prints as a warning or error fails the test.
 # Skips (exit 77) only when pvpython or Xvfb is genuinely absent.
 set -eu
@@ -83,6 +84,16 @@ pvcheck mean "$WORK/run" "$WORK/expected_mean.json" "$WORK/images/mean"
   { cat "$WORK/run16.log"; exit 1; }
 /usr/bin/python3 "$SRC/tests/paraview/expected_arrays.py" "$WORK/run16" "$WORK/expected16.json"
 pvcheck xdmf "$WORK/run16" "$WORK/expected16.json"
+# A refined run (refinement.boxes, two levels): level 0's frames as any run's, each level's own frames in
+# RUN/levels/level<N>/ open in both readers with their grids, origins, arrays and ranges.
+"$BIN" run "$SRC/cases/naca0012_re1000_aoa5_refined.yaml" --backend cpu -o "$WORK/refined" --steps 200 \
+  --set output.every=100 > "$WORK/refined.log" 2>&1 || { cat "$WORK/refined.log"; exit 1; }
+/usr/bin/python3 "$SRC/tests/paraview/expected_arrays.py" "$WORK/refined" "$WORK/expected_refined.json"
+pvcheck xdmf "$WORK/refined" "$WORK/expected_refined.json"
+for level in 1 2; do
+  /usr/bin/python3 "$SRC/tests/paraview/expected_arrays.py" "$WORK/refined/levels/level$level" "$WORK/expected_l$level.json"
+  pvcheck level "$WORK/refined/levels/level$level" "$WORK/expected_l$level.json"
+done
 # 3D: the CI wing (surface Cp polydata, Q-criterion iso-surface) through postprocess/paraview/render_wing.py.
 "$BIN" run "$SRC/cases/ci/wing_naca0012_ar4.yaml" --backend cpu -o "$WORK/wing" --steps 400 \
   --set output.every=200 --set "output.fields=[velocity,pressure,vorticity,q_criterion,mask]" \

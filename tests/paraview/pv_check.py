@@ -3,10 +3,14 @@
     pv_check.py xdmf RUN EXPECTED.json    check 1 through fields.xdmf only (an output.precision: fp16 run, whose
                                           HDF5 floats are 16-bit: ParaView must read them, as 32-bit floats)
     pv_check.py mean RUN EXPECTED.json OUT  check 4
+    pv_check.py level LEVEL EXPECTED.json   check 5
 
 4. the mean fields (output.averages) open from RUN/mean/fields.pvd and RUN/mean/fields.xdmf as one frame at the
    window's last sample time, with the mean and RMS arrays of RUN/mean/fields.h5 and their ranges, and the mean
    velocity and pressure views render not blank.
+
+5. a refined level's frames (RUN/levels/level<N>: its own grid at its resolution) open from its fields.pvd and
+   fields.xdmf as check 1 has it (times, grid, origin, arrays and ranges).
 
 1. fields.pvd and fields.xdmf open, with the frame times written and, at the last frame, the point arrays of
    fields.h5 with the same components and value ranges (expected.json, computed from fields.h5 with h5py);
@@ -171,6 +175,9 @@ def main():
         check_state(*sys.argv[2:4])
     elif sys.argv[1] == "wing":
         check_wing(*sys.argv[2:4])
+    elif sys.argv[1] == "level":
+        for fmt in ("pvd", "xdmf"):
+            check_reader(sys.argv[2], fmt, json.load(open(sys.argv[3])))
     elif sys.argv[1] == "xdmf":
         check_reader(sys.argv[2], "xdmf", json.load(open(sys.argv[3])))
     else:
