@@ -57,9 +57,11 @@ TEST(SurrogateCuda, ForwardMatchesCpu) {
 }
 
 // A batch of differently conditioned sequences in one pass (what a polar does) against each alone: the dense
-// layers see the same rows (cuBLAS may tile them differently: a few 1e-6 of TF32 sums), the attention keeps the
-// sequences apart (a sequence mixed with another's keys would be off by O(1)), each sequence its own g. The last
-// sequence is the first again, which must come out as the first.
+// layers see the same rows, the attention keeps the sequences apart (a sequence mixed with another's keys would be
+// off by O(1)), each sequence its own g. Batched and alone, the passes round differently (cuBLAS tiles the dense
+// layers by the batch's shape; the fused attention's bf16 inputs, about 3e-3 against the CPU): measured 8.5e-4 to
+// 1.5e-3 on an H100 (2026-12-05), so the bound is that class, 5e-3, far below the O(1) of mixed sequences and of
+// sequences that differ (checked below). The last sequence is the first again, which must come out as the first.
 TEST(SurrogateCuda, BatchedPassMatchesOneAtATime) {
   test::TempDir dir;
   test::TestModelShape shape;
@@ -91,7 +93,7 @@ TEST(SurrogateCuda, BatchedPassMatchesOneAtATime) {
     const std::vector<float> alone = forward_cuda(*s, m, points[b], params[b], 1, nullptr);
     const double err = relative_error(batched[b], alone, 3);
     std::printf("batch of %zu, sequence %zu: rel. error against its own pass %.3e\n", points.size(), b, err);
-    EXPECT_LE(err, 1e-4) << "sequence " << b;
+    EXPECT_LE(err, 5e-3) << "sequence " << b;
   }
   // The sequences differ (their angles and distances do): a pass that gave every sequence the first one's
   // conditioning vector would fail here.

@@ -24,6 +24,12 @@ BackendKind test_backend() {
   return env && std::string(env) == "cuda" ? BackendKind::Cuda : BackendKind::Cpu;
 }
 
+// The refinement's physics is measured in fp64, which only the CPU backend stores; on the CUDA backend these tests
+// skip (RefinementCuda.CpuAndCudaBitIdentical holds it to the CPU's bits in fp32, and the airfoil below runs there).
+#define SKIP_FP64_ON_CUDA()                                                                                        \
+  if (test_backend() == BackendKind::Cuda)                                                                         \
+  GTEST_SKIP() << "fp64 storage is CPU-only; the CUDA backend is held to the CPU's bits by RefinementCuda.*"
+
 BackendConfig config(Stencil s, Precision p = Precision::FP64) {
   BackendConfig cfg;
   cfg.stencil = s;
@@ -74,6 +80,7 @@ Budget run_budget(Stencil s, const DomainData& d, const std::vector<RefinedBox>&
 }
 
 TEST(Refinement, MassAndMomentumHandedOverExactlyAcrossFaces) {
+  SKIP_FP64_ON_CUDA();
   // Boxes without corners (each spans the other periodic axes whole): every population that crosses is handed
   // over unchanged, so the budgets close to rounding, in 2D and 3D, over two and three levels.
   const Budget two = run_budget(Stencil::D2Q9, fluid_grid(32, 16), {box(8, 24, 0, 16)}, 200, "D2Q9, a slab");
@@ -91,6 +98,7 @@ TEST(Refinement, MassAndMomentumHandedOverExactlyAcrossFaces) {
 }
 
 TEST(Refinement, CornersOfABoxKeepTheBudgetsClose) {
+  SKIP_FP64_ON_CUDA();
   // At a box's corners fewer fine cells send along a diagonal than a coarse population holds; the coarse cell
   // gets their mean (kernels/physics/refinement.hpp), not their sum. Measured drift after these runs: 5e-6 (2D),
   // 1.4e-5 (3D) of the mass.
@@ -104,6 +112,7 @@ TEST(Refinement, CornersOfABoxKeepTheBudgetsClose) {
 }
 
 TEST(Refinement, UniformFlowThroughABoxStaysUniform) {
+  SKIP_FP64_ON_CUDA();
   // The equilibrium of a uniform flow is the same population in every cell of every level: explosion,
   // coalescence (sums and corner means alike) and the sub-steps must hand it over unchanged.
   PhysicsParams p = periodic_params(Collision::TRT, 0.8);
@@ -155,6 +164,7 @@ double refined_channel(int H, bool across) {
 }
 
 TEST(Refinement, PoiseuilleAlongAnInterfaceIsExact) {
+  SKIP_FP64_ON_CUDA();
   // The interface parallel to the walls carries the shear stress across it: the parabola stays exact (float
   // round-off of the macroscopic output) on both levels.
   for (int H : {8, 16}) {
@@ -165,6 +175,7 @@ TEST(Refinement, PoiseuilleAlongAnInterfaceIsExact) {
 }
 
 TEST(Refinement, PoiseuilleThroughABoxConverges) {
+  SKIP_FP64_ON_CUDA();
   // Measured (2026-12-05): 1.72e-2, 7.34e-3, 3.28e-3 at H = 8, 16, 32: first order, from the box's corners and
   // the interfaces across the flow (docs/grid_refinement.md).
   double e[3];
@@ -258,6 +269,7 @@ double shear_wave(int N, int layout, Collision collision, double tau) {
 }
 
 TEST(Refinement, ShearWaveAcrossInterfacesConverges) {
+  SKIP_FP64_ON_CUDA();
   // Measured (2026-12-05), TRT τ = 0.8, N = 16, 32, 64: slab 4.54e-3, 1.14e-3, 4.31e-4 (order 2.0, 1.4); box
   // 5.03e-3, 2.11e-3, 9.76e-4 (1.3, 1.1: its corners); the uniform grid 8.47e-4, 2.21e-4, 5.60e-5 (second order).
   // Before the coalescence was centred on the coarse state's time: slab 9.11e-3, 3.70e-3, 1.75e-3
@@ -298,6 +310,7 @@ double taylor_green(int N, int layout) {
 }
 
 TEST(Refinement, TaylorGreenAcrossInterfacesConverges) {
+  SKIP_FP64_ON_CUDA();
   // Measured (2026-12-05), TRT τ = 0.8, N = 16, 32, 64: slab 1.18e-2, 3.81e-3, 1.96e-3; box 1.17e-2, 5.02e-3,
   // 2.59e-3; the uniform grid 1.43e-4, 1.66e-4, 4.93e-5. The vortex crosses the interfaces in every direction: the
   // refined runs converge at about first order, forty times the uniform grid's error at N = 64 — the second order
