@@ -102,6 +102,20 @@ grep -q "skipped (--no-plots)" cmp_p2/report.md || fail "report.md should say th
 # 3. Different resolutions: the finer run is interpolated onto the coarser grid, and the report says so.
 "$BIN" compare coarse a -o cmp_r --no-plots > out.txt 2>&1 || { cat out.txt; fail "compare coarse a"; }
 grep -q "interpolated bilinearly onto the cell centres of the coarser" cmp_r/report.md || fail "no interpolation note"
+# 3b. A refined run (16 cells per chord, a box at 32 around the airfoil) against the uniform run at 32: its frames
+# are level 0's grid, so the uniform run is interpolated onto it; near the body the two agree to a few per cent.
+run -o refined --threads 2 --steps 300 --set output.every=100 --set geometry.chord_cells=16 \
+  --set 'refinement.boxes=[[-0.5,-0.5,1.5,0.5]]'
+rc=0; "$BIN" compare refined a -o cmp_ref --no-plots > out.txt 2>&1 || rc=$?
+[ $rc -le 1 ] || { cat out.txt; fail "compare refined a exited $rc"; }
+grep -q "interpolated bilinearly onto the cell centres of the coarser" cmp_ref/report.md || fail "refined: no interpolation note"
+$PY - <<'PY' || fail "report.json of the refined run against the uniform one"
+import json
+r = json.load(open("cmp_ref/report.json"))
+assert r["grid"]["interpolated"], r["grid"]
+f = r["frames"][-1]["fields"]["velocity"]
+assert f["rel_l2"] < 0.05 and f["points"] > 1000, f
+PY
 $PY - <<'PY' || fail "report.json of the resolution comparison"
 import json
 r = json.load(open("cmp_r/report.json"))
