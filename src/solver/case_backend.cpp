@@ -12,23 +12,37 @@
 
 namespace aerolbm {
 
+RefinedBox refined_box(const Case& c, const LatticeUnits& u, std::size_t i) {
+  const double cells_per_length = u.length_cells * double(std::int64_t(1) << i);
+  const Case::RefinementBox& b = c.refinement_boxes.at(i);
+  RefinedBox r;
+  for (int a = 0; a < dimensions(c.stencil); ++a) {
+    const double pivot = c.body_position_chords[std::size_t(a)];
+    r.lo[a] = std::llround((pivot + b.from[std::size_t(a)]) * cells_per_length);
+    r.hi[a] = std::llround((pivot + b.to[std::size_t(a)]) * cells_per_length);
+  }
+  return r;
+}
+
+double refined_grid_cells(const Case& c, const LatticeUnits& u) {
+  double cells = double(u.nx) * double(u.ny) * double(u.nz);
+  for (std::size_t i = 0; i < c.refinement_boxes.size(); ++i) {
+    const RefinedBox b = refined_box(c, u, i);
+    double level = 1;
+    for (int a = 0; a < 3; ++a)
+      level *= a < dimensions(c.stencil) ? double(2 * (b.hi[a] - b.lo[a]) + 4) : double(u.nz);
+    cells += level;
+  }
+  return cells;
+}
+
 std::unique_ptr<Backend> make_case_backend(BackendKind which, const BackendConfig& cfg, const Case& c,
                                            const LatticeUnits& u, const DomainData& d, const PhysicsParams& p) {
   if (c.refinement_boxes.empty()) return select_backend(which, cfg, d, p);
-  const int dims = dimensions(c.stencil);
   std::vector<RefinedBox> boxes;
   std::vector<DomainData> grids;
   for (std::size_t i = 0; i < c.refinement_boxes.size(); ++i) {
-    // Entry i is level i + 1's box, in the cells of level i (2^i times the reference cells per reference length).
-    const double cells_per_length = u.length_cells * double(std::int64_t(1) << i);
-    const Case::RefinementBox& b = c.refinement_boxes[i];
-    RefinedBox r;
-    for (int a = 0; a < dims; ++a) {
-      const double pivot = c.body_position_chords[std::size_t(a)];
-      r.lo[a] = std::llround((pivot + b.from[std::size_t(a)]) * cells_per_length);
-      r.hi[a] = std::llround((pivot + b.to[std::size_t(a)]) * cells_per_length);
-    }
-    boxes.push_back(r);
+    boxes.push_back(refined_box(c, u, i));  // level i + 1's box, in the cells of level i
     Case fine = c;
     fine.chord_cells = c.chord_cells * double(std::int64_t(2) << i);
     const LatticeUnits uf = lattice_units(fine);

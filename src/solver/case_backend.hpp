@@ -8,6 +8,7 @@
 #include "kernels/backend.hpp"
 #include "src/case/case.hpp"
 #include "src/case/units.hpp"
+#include "src/solver/refined_levels.hpp"
 
 namespace aerolbm {
 
@@ -17,6 +18,13 @@ namespace aerolbm {
 // in an interface band), BackendUnavailable as select_backend does.
 std::unique_ptr<Backend> make_case_backend(BackendKind which, const BackendConfig& cfg, const Case& c,
                                            const LatticeUnits& u, const DomainData& d, const PhysicsParams& p);
+
+// Entry i of refinement.boxes as level i + 1's box in the cells of level i (its global coordinates).
+RefinedBox refined_box(const Case& c, const LatticeUnits& u, std::size_t i);
+
+// Cells of every level's grid (level 0's, then each box at its resolution with its band, an upper bound where a
+// box lies on a face): what a refined case stores, for the resource estimate.
+double refined_grid_cells(const Case& c, const LatticeUnits& u);
 
 // Cell updates a step of `b` makes: every level's own cells times its sub-steps for refined levels, else the
 // grid's cells (the MLUPs of runs and benchmarks).

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "kernels/backend.hpp"
+#include "src/solver/case_backend.hpp"
 #include "src/solver/output_budget.hpp"
 
 namespace aerolbm {
@@ -26,7 +27,13 @@ std::string format_bytes(double b) {
 
 ResourceNeeds estimate_resources(const Case& c, const LatticeUnits& u, bool cuda, std::int64_t first_step) {
   ResourceNeeds n;
-  const double cells = double(u.nx) * double(u.ny) * double(u.nz);
+  // With refinement.boxes: every level's grid (each stores, steps and writes frames like level 0); while the run is
+  // set up, each level's grid is first built over the whole domain at its resolution (flags and wall-link index).
+  const double cells = c.refinement_boxes.empty() ? double(u.nx) * double(u.ny) * double(u.nz)
+                                                   : refined_grid_cells(c, u);
+  double level_setup = 0;
+  for (std::size_t l = 1; l <= c.refinement_boxes.size(); ++l)
+    level_setup += 5 * double(u.nx) * double(u.ny) * double(u.nz) * double(std::int64_t(1) << (dimensions(c.stencil) * l));
   const double q = lattice_q(c.stencil);
   const double store = c.precision == Precision::FP64 ? 8 : c.precision == Precision::FP16S ? 2 : 4;
   const bool three_d = dimensions(c.stencil) == 3;
@@ -53,7 +60,7 @@ ResourceNeeds estimate_resources(const Case& c, const LatticeUnits& u, bool cuda
   const double averages = c.averages ? 64 * cells : 0;
   const double mean_frame = c.averages ? 64 * cells + 33 * cells : 0;
   n.host_bytes = domain + std::max(frames_in_flight_bytes, mean_frame) + checkpoint_staging + (cuda ? 0 : lattice) +
-                 (cuda ? 0 : averages);
+                 (cuda ? 0 : averages) + level_setup;
   // Device: the lattices, the domain tables, the frame kernel's input (density, velocity) and two output blocks.
   n.device_bytes =
       cuda ? lattice + domain + averages + (output ? 16 * cells + 2 * 4 * std::max(1.0, floats) * cells : 0) : 0;

@@ -37,5 +37,23 @@ TEST(Resources, InPlaceStorageNeedsOneLatticeOfDeviceMemory) {
               (2 * 19 * 4 - (19 * 4 + 4)) * cells, 1.0);
 }
 
+// A refined case stores every level: its device memory grows by each level's cells (box at its resolution plus the
+// band) at level 0's bytes per cell, and its set-up builds each level's whole-domain grid on the host.
+TEST(Resources, RefinedLevelsAddTheirCells) {
+  case_test::TempDir dir;
+  const std::string sketch = case_test::sketch_with(9, "output: {every: 0}");
+  const Case plain = load_case(dir.write("plain.yaml", sketch));
+  const Case refined = load_case(dir.write("refined.yaml", sketch + "refinement: {boxes: [[-1, -0.5, 2, 0.5]]}\n"));
+  const LatticeUnits u = lattice_units(plain);
+  // Level 1: the box (3 x 1 chords at 160 cells per chord) at twice the resolution, with a band of 2 cells.
+  const double level1 = (2.0 * 480 + 4) * (2.0 * 160 + 4);
+  const double per_cell = estimate_resources(plain, u, true).device_bytes / (double(u.nx) * u.ny);
+  EXPECT_NEAR(estimate_resources(refined, u, true).device_bytes - estimate_resources(plain, u, true).device_bytes,
+              per_cell * level1, 1.0);
+  // The host: at least level 1's whole-domain grid (5 bytes per cell at four times the cells) more.
+  EXPECT_GT(estimate_resources(refined, u, true).host_bytes - estimate_resources(plain, u, true).host_bytes,
+            5.0 * 4 * double(u.nx) * u.ny);
+}
+
 }  // namespace
 }  // namespace aerolbm
