@@ -18,6 +18,7 @@
 #include "src/io/json.hpp"
 #include "src/solver/backend_select.hpp"
 #include "src/solver/case_backend.hpp"
+#include "src/solver/refined_levels.hpp"
 #include "src/io/disk_bandwidth.hpp"
 #include "src/solver/domain.hpp"
 #include "src/solver/simulation.hpp"
@@ -189,6 +190,16 @@ int run_bench_case(const BenchCaseArgs& a) {
         check_samples();
       }
       const std::string kernel = cb->kernel();
+      // Refined levels: each level's own steps alone (level ℓ: 2^ℓ per step of level 0, no coupling), timed the
+      // same way after the case's; the rest of the case's time is the interfaces' (hand-over and its waits).
+      double levels_alone = 0;
+      if (auto* r = dynamic_cast<RefinedLevels*>(cb.get())) {
+        for (int l = 0; l < r->levels(); ++l) {
+          std::vector<double> t;
+          for (int k = 0; k < a.repeats; ++k) t.push_back(r->backend(l).timed_run(std::int64_t(a.steps) << l));
+          levels_alone += median(t);
+        }
+      }
       cb.reset();
       bb->initialize();
       bb->timed_run(a.steps);
@@ -203,6 +214,9 @@ int run_bench_case(const BenchCaseArgs& a) {
       std::printf("%-8s %-7s %8d %11.0f %11.0f %6.1f%% %9.0f %6.1f%%%s\n", var.c_str(), prec.c_str(), a.steps,
                   case_mlups, box_mlups, 100.0 * case_mlups / box_mlups, gbs, pct,
                   finite ? "" : "  (non-finite forces: the case diverged)");
+      if (levels_alone > 0)
+        std::printf("         the levels' own steps alone: %.4f s of the case's %.4f s; the interfaces %.1f %%\n",
+                    levels_alone, median(tc), 100.0 * (1.0 - levels_alone / median(tc)));
       std::fflush(stdout);
       Json row = Json::object();
       row.set("variant", var);
@@ -217,6 +231,7 @@ int run_bench_case(const BenchCaseArgs& a) {
       row.set("case_effective_gbs", gbs);
       row.set("percent_of_copy", pct);
       row.set("forces_finite", finite);
+      if (levels_alone > 0) row.set("interface_share", 1.0 - levels_alone / median(tc));
       rows.push_back(row);
     }
   }
