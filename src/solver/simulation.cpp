@@ -9,6 +9,7 @@
 #include <fstream>
 #include <optional>
 
+#include "src/case/make_body.hpp"
 #include "src/io/atomic_file.hpp"
 #include "src/io/field_writer.hpp"
 #include "src/io/frame_fields.hpp"
@@ -469,11 +470,30 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
     return std::find(case_.fields.begin(), case_.fields.end(), f) != case_.fields.end();
   };
   bool surface_on = false;
+  // Refined levels (2D bodies): the surface is sampled on the finest level that holds the body's wall, at its
+  // resolution, from that level's frames (its writer joins that level's output pipeline below).
+  o.levels = dynamic_cast<RefinedLevels*>(backend_.get());
+  int surface_level = 0;
+  for (int l = o.levels ? o.levels->levels() - 1 : 0; l > 0 && surface_level == 0; --l)
+    if (!o.levels->domain(l).wall_cells.empty()) surface_level = l;
+  std::unique_ptr<FieldWriter> level_surface;
   if ((format_on("hdf5") || format_on("vtk")) && body_ && field_asked("pressure") && field_asked("velocity")) {
     const auto triangles = dims == 3 ? body_->surface() : std::vector<Triangle>{};
-    const auto outline = dims == 2 ? body_->outline() : std::vector<Vec3>{};
+    auto outline = dims == 2 ? body_->outline() : std::vector<Vec3>{};
     if (!triangles.empty() || outline.size() >= 3) {
-      if (root) {
+      if (root && surface_level > 0) {
+        // The outline in the level's own cells: the body made at its resolution, shifted by its grid's origin.
+        Case fine = case_;
+        fine.chord_cells = case_.chord_cells * double(std::int64_t(1) << surface_level);
+        outline = make_body(fine)->outline();
+        const DomainData& d = o.levels->domain(surface_level);
+        for (Vec3& v : outline)
+          for (int a = 0; a < 2; ++a) v[std::size_t(a)] -= double(d.origin[a]);
+        SurfaceMesh mesh = surface_outline(outline, d, level_grid_info(case_, units_, d, surface_level));
+        mesh.nu_lattice = units_.nu_lattice * double(std::int64_t(1) << surface_level);  // τ − ½ doubles per level
+        mesh.u_lattice = u_ref;
+        level_surface = make_surface_csv_writer(dir, std::move(mesh), frame_times);
+      } else if (root) {
         SurfaceMesh mesh = dims == 3 ? surface_mesh(triangles, domain_, grid) : surface_outline(outline, domain_, grid);
         mesh.nu_lattice = units_.nu_lattice;
         mesh.u_lattice = u_ref;
@@ -497,7 +517,6 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
                                 : frames_in_flight(frame_host_bytes(frame_names, dims == 3, cells, true));
   o.frames = std::make_unique<AsyncFrameWriter>(domain_, std::move(writers), u_ref, units_.dx, o.request,
                                                 std::size_t(o.in_flight));
-  o.levels = dynamic_cast<RefinedLevels*>(backend_.get());
   if (o.levels && root && o.fields_on) {
     for (int l = 1; l < o.levels->levels(); ++l) {
       const std::filesystem::path level_dir = dir / "levels" / ("level" + std::to_string(l));
@@ -509,6 +528,7 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
       std::vector<std::unique_ptr<FieldWriter>> w;
       if (format_on("hdf5")) w.push_back(make_hdf5_writer(level_dir, g, a, frame_times, precision));
       if (format_on("vtk")) w.push_back(make_vtk_writer(level_dir, g, a, frame_times));
+      if (l == surface_level && level_surface) w.push_back(std::move(level_surface));
       const double dx = units_.dx / double(std::int64_t(1) << l);
       o.level_frames.push_back(std::make_unique<AsyncFrameWriter>(
           d, std::move(w), u_ref, dx, o.request,
