@@ -663,6 +663,11 @@ double RefinedLevels::timed_run(std::int64_t steps) {
 
 void RefinedLevels::macroscopic(std::vector<float>& rho, std::vector<float>& u) { level_fields(0, rho, u); }
 
+DeviceFieldArrays RefinedLevels::device_fields() {
+  throw std::logic_error("refined levels keep no device fields of the whole grid (each level's live on its own "
+                         "grid); read level 0's, filled from the finer levels, with macroscopic()");
+}
+
 void RefinedLevels::level_fields(int level, std::vector<float>& rho, std::vector<float>& u) {
   Level& c = levels_[std::size_t(level)];
   c.backend->macroscopic(rho, u);

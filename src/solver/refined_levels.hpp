@@ -85,6 +85,8 @@ class RefinedLevels : public Backend {
   // Per near-wall cell forces belong to cells of several grids: not given (3D bodies' loads are not refined yet).
   void wall_force_cells(std::vector<double>& f) override;
   void macroscopic(std::vector<float>& rho, std::vector<float>& u) override;
+  // Not on refined levels (each level's fields live on its own grid): throws std::logic_error.
+  DeviceFieldArrays device_fields() override;
   // Every level scanned; a bad cell is reported as the level-0 cell that holds it.
   StateCheck check_state(double max_speed) override;
   std::unique_ptr<FieldsTransfer> start_fields_transfer() override;
