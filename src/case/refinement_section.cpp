@@ -72,10 +72,6 @@ void check_refinement(const SectionReader& root, const Case& c) {
     r.problem("boxes", expected, got, hint);
   };
   // What this form of refinement does not carry yet.
-  if (is_3d_body(c.geometry))
-    refuse("a 2D body, or none, with refinement (the loads of 3D bodies are summed per near-wall cell of one grid)",
-           "geometry.type: " + std::string(c.geometry == GeometryType::Wing ? "wing" : "stl"),
-           "Remove the refinement section, or refine around a 2D section (geometry.type: naca4, selig, cylinder).");
   if (c.precision == Precision::FP16S)
     refuse("lattice.precision fp32 or fp64 with refinement", "fp16s",
            "Refined levels store fp32 or fp64 populations; set lattice.precision: fp32.");

@@ -632,8 +632,19 @@ std::array<double, 3> RefinedLevels::summed_force(bool pressure_part) {
 std::array<double, 3> RefinedLevels::wall_force() { return summed_force(false); }
 std::array<double, 3> RefinedLevels::wall_pressure_force() { return summed_force(true); }
 
-void RefinedLevels::wall_force_cells(std::vector<double>& /*f*/) {
-  throw std::logic_error("refined levels give no per-cell forces: the loads of 3D bodies are not refined yet");
+int RefinedLevels::body_level() const {
+  for (int l = int(levels_.size()) - 1; l > 0; --l)
+    if (!levels_[std::size_t(l)].d.wall_cells.empty()) return l;
+  return 0;
+}
+
+void RefinedLevels::wall_force_cells(std::vector<double>& f) {
+  const int b = body_level();
+  for (std::size_t l = 0; l < levels_.size(); ++l)
+    if (int(l) != b && !levels_[l].d.wall_cells.empty())
+      throw std::logic_error("refined levels: near-wall cells on levels " + std::to_string(l) + " and " +
+                             std::to_string(b) + "; per-cell forces come from one level");
+  levels_[std::size_t(b)].backend->wall_force_cells(f);
 }
 
 std::int64_t RefinedLevels::cell_updates_per_step() const {

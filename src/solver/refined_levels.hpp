@@ -82,7 +82,11 @@ class RefinedLevels : public Backend {
   // force times 2^{−(D−1)ℓ} (its cells hold 2^{−Dℓ} of the mass, its steps are 2^{−ℓ} as long).
   std::array<double, 3> wall_force() override;
   std::array<double, 3> wall_pressure_force() override;
-  // Per near-wall cell forces belong to cells of several grids: not given (3D bodies' loads are not refined yet).
+  // The finest level that holds near-wall cells (the body's: a body lies wholly in one level, its band clear of
+  // it), 0 when none does.
+  int body_level() const;
+  // That level's per-cell forces, in its own lattice units and its wall_cells order (its grid: domain(body_level()));
+  // throws std::logic_error when more than one level holds near-wall cells.
   void wall_force_cells(std::vector<double>& f) override;
   void macroscopic(std::vector<float>& rho, std::vector<float>& u) override;
   // Not on refined levels (each level's fields live on its own grid): throws std::logic_error.

@@ -110,7 +110,22 @@ Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Bod
       for (int a = 0; a < 3; ++a) r0.moment_point[a] = case_.body_position_chords[a] * units_.length_cells;
       ref_ = r0;
     }
-    loads_.emplace(domain_, *ref_, u_ref_);
+    const auto* levels = dynamic_cast<const RefinedLevels*>(backend_.get());
+    const int l = levels ? levels->body_level() : 0;
+    if (l > 0) {
+      // The body lies in level l: its per-cell forces, positions and reference in that level's units and grid.
+      const DomainData& d = levels->domain(l);
+      const double k = double(std::int64_t(1) << l);
+      ForceReference r = *ref_;
+      r.length *= k;
+      r.area *= k * k;
+      for (int a = 0; a < 3; ++a) r.moment_point[a] = r.moment_point[a] * k - double(d.origin[a]);
+      loads_.emplace(d, r, u_ref_);
+      load_force_scale_ = 1.0 / (k * k);
+      load_moment_scale_ = 1.0 / (k * k * k);
+    } else {
+      loads_.emplace(domain_, *ref_, u_ref_);
+    }
   }
   area_ = ref_ ? ref_->area : units_.length_cells * (dims == 3 ? double(units_.nz) : 1.0);
   coef_ = 1.0 / (0.5 * u_ref_ * u_ref_ * area_);
@@ -221,9 +236,10 @@ std::vector<Simulation::Sample> Simulation::advance_chunk(std::int64_t next, std
     std::array<double, 3> cm{std::nan(""), std::nan(""), std::nan("")};
     if (loads_) {
       const BodyLoads l = loads_->loads(samples[i].cells);
-      s.force = l.force;
+      for (int a = 0; a < 3; ++a) s.force[std::size_t(a)] = l.force[std::size_t(a)] * load_force_scale_;
       cm = l.moment_coefficients;
       s.extra = LoadIntegrator::csv_values(l);
+      for (int a = 0; a < 3; ++a) s.extra[std::size_t(a)] *= load_moment_scale_;  // Mx, My, Mz
       if (s.step == step_) per_cell = std::move(samples[i].cells);
     }
     s.cd = s.force[0] * coef_;
@@ -260,6 +276,7 @@ CoefficientSample Simulation::coefficients_now() {
     std::vector<double> per_cell;
     backend_->wall_force_cells(per_cell);
     F = loads_->loads(per_cell).force;
+    for (double& f : F) f *= load_force_scale_;
   } else {
     F = backend_->wall_force();
   }
@@ -474,25 +491,37 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
   // resolution, from that level's frames (its writer joins that level's output pipeline below).
   o.levels = dynamic_cast<RefinedLevels*>(backend_.get());
   int surface_level = 0;
-  for (int l = o.levels ? o.levels->levels() - 1 : 0; l > 0 && surface_level == 0; --l)
-    if (!o.levels->domain(l).wall_cells.empty()) surface_level = l;
+  if (o.levels) surface_level = o.levels->body_level();
   std::unique_ptr<FieldWriter> level_surface;
   if ((format_on("hdf5") || format_on("vtk")) && body_ && field_asked("pressure") && field_asked("velocity")) {
-    const auto triangles = dims == 3 ? body_->surface() : std::vector<Triangle>{};
+    auto triangles = dims == 3 ? body_->surface() : std::vector<Triangle>{};
     auto outline = dims == 2 ? body_->outline() : std::vector<Vec3>{};
     if (!triangles.empty() || outline.size() >= 3) {
       if (root && surface_level > 0) {
-        // The outline in the level's own cells: the body made at its resolution, shifted by its grid's origin.
+        // The surface in the level's own cells: the body made at its resolution, shifted by its grid's origin.
         Case fine = case_;
         fine.chord_cells = case_.chord_cells * double(std::int64_t(1) << surface_level);
-        outline = make_body(fine)->outline();
+        const auto fine_body = make_body(fine);
         const DomainData& d = o.levels->domain(surface_level);
-        for (Vec3& v : outline)
-          for (int a = 0; a < 2; ++a) v[std::size_t(a)] -= double(d.origin[a]);
-        SurfaceMesh mesh = surface_outline(outline, d, level_grid_info(case_, units_, d, surface_level));
+        const GridInfo g = level_grid_info(case_, units_, d, surface_level);
+        auto shift = [&](Vec3& v) {
+          for (int a = 0; a < dims; ++a) v[std::size_t(a)] -= double(d.origin[a]);
+        };
+        SurfaceMesh mesh;
+        if (dims == 3) {
+          triangles = fine_body->surface();
+          for (Triangle& t : triangles)
+            for (Vec3& v : t) shift(v);
+          mesh = surface_mesh(triangles, d, g);
+        } else {
+          outline = fine_body->outline();
+          for (Vec3& v : outline) shift(v);
+          mesh = surface_outline(outline, d, g);
+        }
         mesh.nu_lattice = units_.nu_lattice * double(std::int64_t(1) << surface_level);  // τ − ½ doubles per level
         mesh.u_lattice = u_ref;
-        level_surface = make_surface_csv_writer(dir, std::move(mesh), frame_times);
+        level_surface = dims == 3 ? make_surface_writer(dir, std::move(mesh), attrs, frame_times)
+                                  : make_surface_csv_writer(dir, std::move(mesh), frame_times);
       } else if (root) {
         SurfaceMesh mesh = dims == 3 ? surface_mesh(triangles, domain_, grid) : surface_outline(outline, domain_, grid);
         mesh.nu_lattice = units_.nu_lattice;

@@ -117,6 +117,9 @@ class Simulation {
   std::optional<LoadIntegrator> loads_;
   std::optional<ForceReference> ref_;
   double u_ref_ = 1, area_ = 1, coef_ = 1;
+  // Refined levels: loads_ works in the lattice units of the level that holds the body (its grid, its reference
+  // scaled); its forces and moments times these are level 0's (2^{−2ℓ} and 2^{−3ℓ} in 3D).
+  double load_force_scale_ = 1, load_moment_scale_ = 1;
   ForceHistory history_;
   std::int64_t step_ = 0;
   bool ran_ = false;
