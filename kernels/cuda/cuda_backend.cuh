@@ -201,7 +201,7 @@ class CudaBackend final : public Backend {
     drop_graphs();
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
-    cudaStreamDestroy(stream_);
+    if (own_stream_) cudaStreamDestroy(stream_);
   }
 
   BackendKind kind() const override { return BackendKind::Cuda; }
@@ -484,6 +484,37 @@ class CudaBackend final : public Backend {
     }
     // The host buffer is free for the next receive, and a later pack on this stream sees the values.
     AEROLBM_CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+
+  void queue_halo_pack(int list) override {
+    Halo& h = halos_.at(std::size_t(list));
+    const std::int64_t n = h.m * h.nd;
+    if (n == 0) return;
+    cuda::halo_pack_kernel<T><<<cuda::blocks_for(n, 256), 256, 0, stream_>>>(a_.data(), g_.cells, h.cells.data(), h.m,
+                                                                    h.dirs.data(), h.nd, h.buf.data());
+    AEROLBM_CUDA_LAUNCH_CHECK();
+  }
+
+  void queue_halo_unpack(int list) override {
+    flush_sample();
+    Halo& h = halos_.at(std::size_t(list));
+    const std::int64_t n = h.m * h.nd;
+    if (n == 0) return;
+    cuda::halo_unpack_kernel<T><<<cuda::blocks_for(n, 256), 256, 0, stream_>>>(a_.data(), g_.cells, h.cells.data(), h.m,
+                                                                      h.dirs.data(), h.nd, h.buf.data());
+    AEROLBM_CUDA_LAUNCH_CHECK();
+  }
+
+  void* stream_handle() override { return stream_; }
+
+  void join_stream(Backend& other) override {
+    auto* s = static_cast<cudaStream_t>(other.stream_handle());
+    if (!s) throw std::logic_error("join_stream: the other backend has no CUDA stream");
+    if (s == stream_) return;
+    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    if (own_stream_) AEROLBM_CUDA_CHECK(cudaStreamDestroy(stream_));
+    stream_ = s;
+    own_stream_ = false;
   }
 
   void step_overlapped(const EdgeLayers& e, const std::function<void()>& exchange) override {
@@ -902,6 +933,7 @@ class CudaBackend final : public Backend {
   KernelVariant variant_ = KernelVariant::Pull;
   int device_ordinal_ = 0;
   cudaStream_t stream_ = nullptr;
+  bool own_stream_ = true;  // false after join_stream
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   std::map<std::tuple<std::int64_t, std::uintptr_t, int>, cudaGraphExec_t> graphs_;
   cuda::DeviceBuffer<std::uint8_t> flags_;

@@ -38,4 +38,53 @@ AEROLBM_HD double coalesced(double sum_shifted, double count) {
   return count == double(1 << D) ? sum_shifted / double(1 << D) : sum_shifted / count;
 }
 
+// The hand-over's arithmetic on the levels' halo buffers (Backend::halo_buffer: Q rows, one value per listed cell
+// in each), in double whatever the storage, written once for both backends (src/solver/refined_levels.cpp builds
+// the tables; kernels/level_coupling.hpp runs them on the host or the device).
+
+// Parent p's population i at its child b (bit a: the upper half along axis a): f + Σ_a ±¼ slope_a, the slope along
+// a central where both neighbours (neighbour[6 p + 2 a], [6 p + 2 a + 1]: indices into the buffer's n values, −1
+// where the neighbour is not an own fluid cell) are there, one-sided where one is, none where neither is, so that
+// the 2^D children keep the parent's sum exactly.
+template <class T>
+AEROLBM_HD double child_value(const T* parents, std::int64_t n, const std::int32_t* neighbour, std::int64_t p,
+                              unsigned b, int i, int dims) {
+  const T* v = parents + std::int64_t(i) * n;
+  double value = double(v[p]);
+  for (int a = 0; a < dims; ++a) {
+    const std::int32_t lo = neighbour[6 * p + 2 * a], hi = neighbour[6 * p + 2 * a + 1];
+    double slope = 0;
+    if (lo >= 0 && hi >= 0) slope = 0.5 * (double(v[hi]) - double(v[lo]));
+    else if (hi >= 0) slope = double(v[hi]) - double(v[p]);
+    else if (lo >= 0) slope = double(v[p]) - double(v[lo]);
+    value += ((b >> a) & 1u ? 0.25 : -0.25) * slope;
+  }
+  return value;
+}
+
+// Σ weight × value over the crossings of ring cell r's population i (CSR: begin[r q + i] .. begin[r q + i + 1]
+// into child/weight; child: an index into the children buffer's nk values).
+template <class T>
+AEROLBM_HD double crossing_sum(const T* children, std::int64_t nk, const std::int32_t* begin,
+                               const std::int32_t* child, const double* weight, std::int64_t r, int q, int i) {
+  double sum = 0;
+  for (std::int32_t j = begin[r * q + i]; j < begin[r * q + i + 1]; ++j)
+    sum += weight[j] * double(children[std::int64_t(i) * nk + child[j]]);
+  return sum;
+}
+
+// Ring cell r's coalesced population i from its crossings' sum over the two sub-steps (`sum`); a direction without
+// crossings (no uncovered cell pulls it) takes the mean of its 2^D children (ring_children[2^D r + b]).
+template <int D, class T>
+AEROLBM_HD double coalesced_value(double sum, const T* children, std::int64_t nk, const std::int32_t* begin,
+                                  const double* weight, const std::int32_t* ring_children, std::int64_t r, int q,
+                                  int i) {
+  double w = 0;
+  for (std::int32_t j = begin[r * q + i]; j < begin[r * q + i + 1]; ++j) w += 2 * weight[j];  // both sub-steps
+  if (w > 0) return coalesced<D>(sum, w);
+  double value = 0;
+  for (int b = 0; b < (1 << D); ++b) value += double(children[std::int64_t(i) * nk + ring_children[(r << D) + b]]);
+  return value / double(1 << D);
+}
+
 }  // namespace aerolbm::refinement

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "kernels/backend.hpp"
+#include "kernels/level_coupling.hpp"
 
 namespace aerolbm {
 
@@ -15,6 +16,11 @@ bool cuda_device_memory(std::size_t& free_bytes, std::size_t& total_bytes) {
   return false;
 }
 std::unique_ptr<Backend> make_cuda_backend(const BackendConfig&, const DomainData&, const PhysicsParams&) {
+  throw std::runtime_error(cuda_device_summary());
+}
+
+std::unique_ptr<LevelCoupling> make_cuda_level_coupling(Backend&, Backend&, const LevelCouplingLists&,
+                                                        const LevelCouplingTables&) {
   throw std::runtime_error(cuda_device_summary());
 }
 

@@ -1,11 +1,11 @@
 #include "src/solver/refined_levels.hpp"
 
-#include <cstring>
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "kernels/backend_factory.hpp"
+#include "kernels/level_coupling.hpp"
 #include "kernels/physics/refinement.hpp"
 #include "src/solver/backend_select.hpp"
 
@@ -45,11 +45,11 @@ struct RefinedLevels::Coupling {
   std::vector<std::int32_t> cross_begin;
   std::vector<Crossing> cross;
   std::vector<std::int32_t> ring_children;  // ring × 2^D: every child (index into `children`)
-  std::vector<double> parent_values, child_values, sums, out;
-  // Half the second sub-step's crossings (ring × Q, shifted values times their weights): handed over with the
-  // next coarse step (couple_and_step). In shifted form: the coalesced value always carries the weights' full
-  // share of w_i, so only the shifted part is in transit.
-  std::vector<double> pending;
+  // The hand-over itself, on the host or the device (kernels/level_coupling.hpp). It keeps half the second
+  // sub-step's crossings (ring × Q, shifted values times their weights), handed over with the next coarse step
+  // (couple_and_step): in shifted form, the coalesced value always carries the weights' full share of w_i, so only
+  // the shifted part is in transit.
+  std::unique_ptr<LevelCoupling> ops;
 };
 
 namespace {
@@ -100,31 +100,6 @@ void coordinates(const DomainData& d, std::int64_t n, std::int64_t x[3]) {
   x[0] = n % d.nx;
   x[1] = (n / d.nx) % d.ny;
   x[2] = n / (d.nx * d.ny);
-}
-
-// The halo buffer's stored values (fp32 or fp64) to double and back.
-void read_values(Backend& b, int list, std::vector<double>& out) {
-  const HaloBuffer h = b.halo_buffer(list);
-  const std::size_t n = h.bytes / b.population_bytes();
-  out.resize(n);
-  if (b.population_bytes() == sizeof(float)) {
-    const float* v = static_cast<const float*>(h.host);
-    for (std::size_t k = 0; k < n; ++k) out[k] = double(v[k]);
-  } else {
-    const double* v = static_cast<const double*>(h.host);
-    std::memcpy(out.data(), v, n * sizeof(double));
-  }
-}
-
-void write_values(Backend& b, int list, const std::vector<double>& in) {
-  const HaloBuffer h = b.halo_buffer(list);
-  const std::size_t n = h.bytes / b.population_bytes();
-  if (b.population_bytes() == sizeof(float)) {
-    float* v = static_cast<float*>(h.host);
-    for (std::size_t k = 0; k < n; ++k) v[k] = float(in[k]);
-  } else {
-    std::memcpy(h.host, in.data(), n * sizeof(double));
-  }
 }
 
 // Level ℓ + 1's physics: the same flow in lattice units of half the spacing and half the time step.
@@ -470,6 +445,9 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
     const std::size_t bytes = lv.backend->population_bytes();
     if (bytes != sizeof(float) && bytes != sizeof(double)) refuse("fp32 or fp64 storage only");
   }
+  // One stream for every level (CUDA): a coarse step, its hand-overs and its sub-steps are queued in order and
+  // nothing waits between them.
+  for (std::size_t l = 1; l < levels_.size(); ++l) levels_[l].backend->join_stream(*levels_[0].backend);
   std::vector<int> all(static_cast<std::size_t>(q_));
   for (int i = 0; i < q_; ++i) all[std::size_t(i)] = i;
   for (std::size_t l = 0; l < couplings_.size(); ++l) {
@@ -480,10 +458,39 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
     k.ring_list = c.halo_register(k.ring, all);
     k.ghosts_list = f.halo_register(k.ghosts, all);
     k.children_list = f.halo_register(k.children, all);
+    LevelCouplingTables t;
+    t.dims = dims_;
+    t.q = q_;
+    t.parents = std::int64_t(k.parents.size());
+    t.parent_count = std::int64_t(k.parent_count);
+    t.ghosts = std::int64_t(k.ghosts.size());
+    t.children = std::int64_t(k.children.size());
+    t.ring = std::int64_t(k.ring.size());
+    t.neighbour = k.neighbour;
+    for (int s = 0; s < 2; ++s) {
+      t.source[s] = k.source[s];
+      t.source_child[s] = k.source_child[s];
+    }
+    t.cross_begin = k.cross_begin;
+    for (const Coupling::Crossing& x : k.cross) {
+      t.cross_child.push_back(x.child);
+      t.cross_weight.push_back(x.weight);
+    }
+    t.ring_children = k.ring_children;
+    LevelCouplingLists lists;
+    lists.parents = k.parents_list;
+    lists.ring = k.ring_list;
+    lists.ghosts = k.ghosts_list;
+    lists.children = k.children_list;
+    k.ops = make_level_coupling(c, f, lists, t);
   }
 }
 
-RefinedLevels::~RefinedLevels() = default;
+// The finer levels and the hand-overs go first: on CUDA they work on level 0's stream.
+RefinedLevels::~RefinedLevels() {
+  couplings_.clear();
+  while (!levels_.empty()) levels_.pop_back();
+}
 
 int RefinedLevels::levels() const { return int(levels_.size()); }
 Backend& RefinedLevels::backend(int level) { return *levels_.at(std::size_t(level)).backend; }
@@ -500,121 +507,56 @@ void RefinedLevels::initialize() {
 }
 
 void RefinedLevels::states_written() {
-  for (std::size_t l = 0; l < couplings_.size(); ++l) {
-    std::vector<double> now;
-    crossing_sums(int(l), now);
-    couplings_[l].pending.resize(now.size());
-    for (std::size_t j = 0; j < now.size(); ++j) couplings_[l].pending[j] = 0.5 * now[j];
+  for (Coupling& k : couplings_) {
+    levels_[std::size_t(&k - couplings_.data()) + 1].backend->queue_halo_pack(k.children_list);
+    k.ops->restart_pending();
   }
+  levels_[0].backend->finish_steps();
 }
 
-// Per ring cell and population: Σ weight × value over the crossings of level + 1's current state (shifted).
-void RefinedLevels::crossing_sums(int level, std::vector<double>& out) {
-  Coupling& k = couplings_[std::size_t(level)];
-  Backend& f = *levels_[std::size_t(level) + 1].backend;
-  const std::size_t q = std::size_t(q_), nr = k.ring.size(), nk = k.children.size();
-  f.halo_pack(k.children_list, true);
-  read_values(f, k.children_list, k.child_values);
-  out.assign(nr * q, 0.0);
-  for (std::size_t r = 0; r < nr; ++r)
-    for (std::size_t i = 0; i < q; ++i) {
-      double sum = 0;
-      for (std::int32_t j = k.cross_begin[r * q + i]; j < k.cross_begin[r * q + i + 1]; ++j) {
-        const Coupling::Crossing& x = k.cross[std::size_t(j)];
-        sum += x.weight * k.child_values[i * nk + std::size_t(x.child)];
-      }
-      out[r * q + i] = sum;
-    }
-}
-
-void RefinedLevels::run(std::int64_t coarse_steps) {
+void RefinedLevels::queue_steps(std::int64_t coarse_steps) {
   for (std::int64_t s = 0; s < coarse_steps; ++s) step(0);
 }
 
+void RefinedLevels::run(std::int64_t coarse_steps) {
+  queue_steps(coarse_steps);
+  levels_[0].backend->finish_steps();  // on CUDA every level's work is on its stream
+}
+
+void RefinedLevels::finish_steps() { levels_[0].backend->finish_steps(); }
+
 void RefinedLevels::step(int level) {
   if (std::size_t(level) + 1 < levels_.size()) couple_and_step(level);
-  levels_[std::size_t(level)].backend->run(1);
+  levels_[std::size_t(level)].backend->queue_steps(1);
 }
 
 // Two steps of level ℓ + 1 between level ℓ's state t and its step to t + 1: the band gets level ℓ's populations of
-// state t (explosion), the ring the populations that left level ℓ + 1 in its two steps (coalescence).
+// state t (explosion), the ring the populations that left level ℓ + 1 in its two steps (coalescence). Queued on the
+// levels' backends in this order (kernels/level_coupling.hpp).
 void RefinedLevels::couple_and_step(int level) {
   Coupling& k = couplings_[std::size_t(level)];
   Backend& c = *levels_[std::size_t(level)].backend;
   Backend& f = *levels_[std::size_t(level) + 1].backend;
-  const std::size_t q = std::size_t(q_), kids = std::size_t(1) << dims_;
-  const std::size_t np = k.parents.size(), ng = k.ghosts.size(), nk = k.children.size(), nr = k.ring.size();
-  const std::size_t npar = k.parent_count;
-  c.halo_pack(k.parents_list, true);
-  read_values(c, k.parents_list, k.parent_values);
-
-  // Explosion. Each parent's slope along each axis, per population: central where both neighbours are its own
-  // fluid cells, one-sided where one is, none where neither is; a child a quarter cell off the parent's centre
-  // along each axis gets f + Σ ±¼ slope, so the 2^D children keep the parent's sum exactly.
-  k.slope.assign(npar * q * 3, 0.0);
-  for (std::size_t p = 0; p < npar; ++p)
-    for (int a = 0; a < dims_; ++a) {
-      const std::int32_t lo = k.neighbour[p * 6 + std::size_t(2 * a)], hi = k.neighbour[p * 6 + std::size_t(2 * a + 1)];
-      if (lo < 0 && hi < 0) continue;
-      for (std::size_t i = 0; i < q; ++i) {
-        const double* v = &k.parent_values[i * np];
-        k.slope[(p * q + i) * 3 + std::size_t(a)] =
-            lo >= 0 && hi >= 0 ? 0.5 * (v[hi] - v[lo]) : (hi >= 0 ? v[hi] - v[p] : v[p] - v[lo]);
-      }
-    }
-  auto child_value = [&](std::size_t p, std::uint8_t b, std::size_t i) {
-    double value = k.parent_values[i * np + p];
-    for (int a = 0; a < dims_; ++a) value += ((b >> a) & 1u ? 0.25 : -0.25) * k.slope[(p * q + i) * 3 + std::size_t(a)];
-    return value;
-  };
-  // A ghost's population i for both sub-steps: the mean of the child's value at the ghost and of the one that a
-  // fine step of streaming inside the band brings there (kernels/physics/refinement.hpp). Either alone is a
-  // quarter coarse step off, one early, one late; over the two sub-steps the same values enter the fine level in
-  // all, so the mean keeps the volumes handed over exactly.
-  k.out.resize(ng * q);
-  for (std::size_t i = 0; i < q; ++i)
-    for (std::size_t g = 0; g < ng; ++g) {
-      const std::size_t at = g * q + i;
-      k.out[i * ng + g] = 0.5 * (child_value(std::size_t(k.source[0][at]), k.source_child[0][at], i) +
-                                 child_value(std::size_t(k.source[1][at]), k.source_child[1][at], i));
-    }
-  write_values(f, k.ghosts_list, k.out);
-
+  // Explosion: each parent's slope along each axis, per population; a ghost's population i for both sub-steps is
+  // the mean of the child's value at the ghost and of the one that a fine step of streaming inside the band brings
+  // there (kernels/physics/refinement.hpp). Either alone is a quarter coarse step off, one early, one late; over
+  // the two sub-steps the same values enter the fine level in all, so the mean keeps the volumes handed over exactly.
+  c.queue_halo_pack(k.parents_list);
+  k.ops->explode();
   // Two fine steps; what their own cells send into the band (states t and t + ½) is summed for the ring: the
-  // crossings of the states t − ½ (half of them, held from the last step in `pending`), t and t + ½ (half), weights
-  // ¼, ½, ¼ of a coarse population's two sub-steps' worth, so that the coalesced value stands for the coarse state
-  // at t. Each crossing is handed over once in all (half at once, half a step later: `pending` is fine-level mass in
-  // transit, which mass() counts; initialize() starts it from the initial state's crossings).
-  k.sums = k.pending;
-  std::vector<double> now;
+  // crossings of the states t − ½ (half of them, held from the last step), t and t + ½ (half), weights ¼, ½, ¼ of
+  // a coarse population's two sub-steps' worth, so that the coalesced value stands for the coarse state at t. Each
+  // crossing is handed over once in all (half at once, half a step later: fine-level mass in transit, which mass()
+  // counts; initialize() starts it from the initial state's crossings).
   for (int s = 0; s < 2; ++s) {
-    f.halo_unpack(k.ghosts_list, true);  // before each step: the two lattices swap, the band is in both
-    crossing_sums(level, now);
-    for (std::size_t j = 0; j < nr * q; ++j) k.sums[j] += s == 0 ? now[j] : 0.5 * now[j];
-    if (s == 1)
-      for (std::size_t j = 0; j < nr * q; ++j) k.pending[j] = 0.5 * now[j];
+    f.queue_halo_unpack(k.ghosts_list);  // before each step: the two lattices swap, the band is in both
+    f.queue_halo_pack(k.children_list);
+    k.ops->take_crossings(s);
     step(level + 1);
   }
-
   // Coalescence into the ring; a direction no uncovered cell pulls gets the children's mean (state t + ½).
-  k.out.resize(nr * q);
-  for (std::size_t r = 0; r < nr; ++r)
-    for (std::size_t i = 0; i < q; ++i) {
-      double weight = 0;
-      for (std::int32_t j = k.cross_begin[r * q + i]; j < k.cross_begin[r * q + i + 1]; ++j)
-        weight += 2 * k.cross[std::size_t(j)].weight;  // both sub-steps
-      double value = 0;
-      if (weight > 0) {
-        value = dims_ == 2 ? refinement::coalesced<2>(k.sums[r * q + i], weight)
-                           : refinement::coalesced<3>(k.sums[r * q + i], weight);
-      } else {
-        for (std::size_t b = 0; b < kids; ++b) value += k.child_values[i * nk + std::size_t(k.ring_children[r * kids + b])];
-        value /= double(kids);
-      }
-      k.out[i * nr + r] = value;
-    }
-  write_values(c, k.ring_list, k.out);
-  c.halo_unpack(k.ring_list, true);
+  k.ops->coalesce();
+  c.queue_halo_unpack(k.ring_list);
 }
 
 std::array<double, 3> RefinedLevels::summed_force(bool pressure_part) {
@@ -627,6 +569,45 @@ std::array<double, 3> RefinedLevels::summed_force(bool pressure_part) {
     for (int a = 0; a < 3; ++a) total[std::size_t(a)] += f[std::size_t(a)] * scale;
   }
   return total;
+}
+
+// Where one level holds the body (the usual case), its backend samples it as it samples a uniform grid (CUDA: on
+// the device, behind the queued steps, nobody waiting); the totals are scaled to level 0's units when taken.
+void RefinedLevels::queue_force_sample(bool per_cell) {
+  int holding = 0;
+  for (const Level& l : levels_) holding += !l.d.wall_cells.empty();
+  const int at = body_level();
+  if (holding != 1 || at == 0) {
+    Backend::queue_force_sample(per_cell);
+    sampled_at_.push_back(-1);
+    return;
+  }
+  levels_[std::size_t(at)].backend->queue_force_sample(per_cell);
+  sampled_at_.push_back(at);
+}
+
+std::vector<ForceSample> RefinedLevels::take_force_samples() {
+  std::vector<ForceSample> own = Backend::take_force_samples();
+  std::vector<std::vector<ForceSample>> delegated(levels_.size());
+  std::vector<std::size_t> next(levels_.size(), 0);
+  for (std::size_t l = 1; l < levels_.size(); ++l) delegated[l] = levels_[l].backend->take_force_samples();
+  std::vector<ForceSample> out;
+  std::size_t next_own = 0;
+  for (const int at : sampled_at_) {
+    if (at < 0) {
+      out.push_back(std::move(own.at(next_own++)));
+      continue;
+    }
+    ForceSample s = std::move(delegated[std::size_t(at)].at(next[std::size_t(at)]++));
+    const double scale = 1.0 / double(std::int64_t(1) << ((dims_ - 1) * at));
+    for (int a = 0; a < 3; ++a) {
+      s.total[std::size_t(a)] *= scale;
+      s.pressure[std::size_t(a)] *= scale;
+    }
+    out.push_back(std::move(s));
+  }
+  sampled_at_.clear();
+  return out;
 }
 
 std::array<double, 3> RefinedLevels::wall_force() { return summed_force(false); }
@@ -755,7 +736,10 @@ void RefinedLevels::read_populations(std::vector<double>& f) {
     l.backend->read_populations(part);
     f.insert(f.end(), part.begin(), part.end());
   }
-  for (const Coupling& k : couplings_) f.insert(f.end(), k.pending.begin(), k.pending.end());
+  for (Coupling& k : couplings_) {
+    k.ops->read_pending(part);
+    f.insert(f.end(), part.begin(), part.end());
+  }
 }
 
 void RefinedLevels::write_populations(const std::vector<double>& f) {
@@ -776,7 +760,8 @@ void RefinedLevels::write_populations(const std::vector<double>& f) {
   }
   for (Coupling& k : couplings_) {
     const std::size_t n = k.ring.size() * std::size_t(q_);
-    k.pending.assign(f.begin() + std::ptrdiff_t(at), f.begin() + std::ptrdiff_t(at + n));
+    part.assign(f.begin() + std::ptrdiff_t(at), f.begin() + std::ptrdiff_t(at + n));
+    k.ops->write_pending(part);
     at += n;
   }
 }
@@ -815,7 +800,8 @@ std::array<double, 4> RefinedLevels::budget() {
     scaled_in(m, int(l));
   }
   for (std::size_t l = 0; l < couplings_.size(); ++l) {  // in transit from level l + 1 to level l
-    const std::vector<double>& pending = couplings_[l].pending;
+    std::vector<double> pending;
+    couplings_[l].ops->read_pending(pending);
     std::array<double, 4> m{0, 0, 0, 0};
     for (std::size_t j = 0; j < pending.size(); ++j) add(m, pending[j], j % std::size_t(q_));
     scaled_in(m, int(l) + 1);

@@ -8,8 +8,10 @@
 // level ℓ (a side on a face of the domain keeps that face's boundary; an axis the box spans wholly keeps its
 // periodicity); the cells of level ℓ under the box are flagged cell::ghost there (never updated: the ring next to
 // the uncovered cells receives what the finer level sends out). The ghost band and the ring move through the
-// backends' halo buffers (Backend::halo_pack/halo_unpack), so every backend that has them runs refined, and two
-// backends that step a level alike (CPU and CUDA are bit-identical) give the same refined run.
+// backends' halo buffers (Backend::queue_halo_pack/queue_halo_unpack), the hand-over between them computed where
+// they live (kernels/level_coupling.hpp: on the host for the CPU, by device kernels on the levels' one stream for
+// CUDA, so a coarse step with its sub-steps goes out without a host round trip), so every backend that has them
+// runs refined, and two backends that step a level alike (CPU and CUDA are bit-identical) give the same refined run.
 //
 // This first form: the pull kernel, fp32 or fp64 storage, one box per level, bands that meet no face of the
 // domain across them. A level's cells come from a grid of its own where one is given (the domain built at that
@@ -76,12 +78,19 @@ class RefinedLevels : public Backend {
   void set_step(std::int64_t step) override;  // level ℓ at step × 2^ℓ
   // Advances every level by `coarse_steps` steps of level 0 (level ℓ by 2^ℓ times as many).
   void run(std::int64_t coarse_steps) override;
+  // The same, returning once every level's work is queued (CUDA: on level 0's stream); finish_steps waits for it.
+  void queue_steps(std::int64_t coarse_steps) override;
+  void finish_steps() override;
   double timed(const std::function<void()>& work) override;  // on level 0's backend (its device events)
   double timed_run(std::int64_t steps) override;
   // The force on the body (momentum exchange) summed over the levels, in level 0's lattice units: level ℓ's
   // force times 2^{−(D−1)ℓ} (its cells hold 2^{−Dℓ} of the mass, its steps are 2^{−ℓ} as long).
   std::array<double, 3> wall_force() override;
   std::array<double, 3> wall_pressure_force() override;
+  // Samples of the same force (and, asked for, the body level's per-cell forces in its own units, as
+  // wall_force_cells); where one level holds the body, sampled by that level's backend behind the queued steps.
+  void queue_force_sample(bool per_cell) override;
+  std::vector<ForceSample> take_force_samples() override;
   // The finest level that holds near-wall cells (the body's: a body lies wholly in one level, its band clear of
   // it), 0 when none does.
   int body_level() const;
@@ -110,8 +119,8 @@ class RefinedLevels : public Backend {
   // Fills level `level`'s density and velocity, the cells under level + 1's box with the mean of their children.
   void level_fields(int level, std::vector<float>& rho, std::vector<float>& u);
   void couple_and_step(int level);
-  void crossing_sums(int level, std::vector<double>& out);
   std::array<double, 4> budget();  // mass, then momentum (mass(), momentum())
+  std::vector<int> sampled_at_;  // per queued force sample: the level whose backend took it, −1: taken here
   std::vector<Level> levels_;
   std::vector<Coupling> couplings_;  // couplings_[ℓ]: between level ℓ and ℓ + 1
   Stencil stencil_ = Stencil::D2Q9;

@@ -1,6 +1,7 @@
 // Refined levels (src/solver/refined_levels.hpp) on the CUDA backend: the same run as on the CPU backend, every
-// level's own cells bit for bit equal (the levels step with bit-identical kernels, the interfaces are handed over
-// by the same host code through the halo buffers), for D2Q9 and D3Q19 in fp32 (the CUDA backend's storage that
+// level's own cells and the values in transit between the levels bit for bit equal (the levels step with
+// bit-identical kernels; the interfaces are handed over by the same arithmetic, kernels/physics/refinement.hpp, on
+// the host for the CPU and in device kernels for CUDA, kernels/level_coupling.hpp), for D2Q9 and D3Q19 in fp32 (the CUDA backend's storage that
 // refinement takes), with a box whose corners take the mean rule and a three-level stack. The cells a level does
 // not own (its band, the cells under the next box) are overwritten by the coupling before any own cell reads them;
 // what the backends leave there between couplings is not part of the state and is only counted.
@@ -20,6 +21,7 @@ namespace {
 struct Levels {
   std::vector<std::vector<double>> f;   // per level: Q × cells
   std::vector<std::vector<bool>> owned;  // per level: per cell
+  std::vector<double> transit;           // what is in transit between the levels (after every level's state)
 };
 
 // `start`: the state to start from (RefinedLevels::read_populations of the CPU run's initial state), so that both
@@ -52,6 +54,11 @@ Levels run(BackendKind which, Stencil s, Precision prec, const DomainData& d, co
     r.backend(l).read_populations(out.f[std::size_t(l)]);
     for (std::int64_t n = 0; n < r.domain(l).cells(); ++n) out.owned[std::size_t(l)].push_back(r.owned(l, n));
   }
+  std::vector<double> all;
+  r.read_populations(all);
+  std::size_t states = 0;
+  for (const auto& f : out.f) states += f.size();
+  out.transit.assign(all.begin() + std::ptrdiff_t(states), all.end());
   return out;
 }
 
@@ -103,6 +110,16 @@ TEST(RefinementCuda, CpuAndCudaBitIdentical) {
                   precision_name(prec), l, differ, own, differ_elsewhere, cpu.f[l].size() - own);
       EXPECT_EQ(differ, 0u) << s.name << ", " << precision_name(prec) << ", level " << l;
     }
+    ASSERT_EQ(cpu.transit.size(), gpu.transit.size());
+    ASSERT_FALSE(cpu.transit.empty());
+    std::size_t differ = 0, nonzero = 0;
+    for (std::size_t j = 0; j < cpu.transit.size(); ++j) {
+      differ += cpu.transit[j] != gpu.transit[j];
+      nonzero += cpu.transit[j] != 0;
+    }
+    std::printf("%s: %zu of %zu values in transit differ (%zu non-zero)\n", s.name, differ, cpu.transit.size(), nonzero);
+    EXPECT_EQ(differ, 0u) << s.name << ": values in transit";
+    EXPECT_GT(nonzero, 0u) << s.name << ": nothing in transit";
   }
 }
 
