@@ -10,6 +10,7 @@
 //   commit   rename into place and rewrite the index (fields.h5/.xdmf, .pvd) atomically, in frame order
 #include <atomic>
 #include <cstdint>
+#include <array>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -109,11 +110,33 @@ std::unique_ptr<BlockFieldWriter> make_collective_hdf5_writer(const std::filesys
                                                               const std::vector<double>& resume_times, bool root,
                                                               FieldPrecision precision = FieldPrecision::FP32);
 
-// RUN/vtk/fields_000000.vti, ... (vtkImageData, point data; Float32 whatever output.precision says) and
-// RUN/fields.pvd.
+// Refined runs (docs/grid_refinement.md): every level's .vti holds cell data (each value on its cell, as the
+// blocks of an overlapping AMR data set must be), and level 0's writer indexes each frame's levels in
+// RUN/vtk/fields_<N>.vthb (ParaView: the series opens as one data set per frame, "Default Number Of Levels" set to
+// the levels; each point shown by one level). A .vthb names the finer levels' files of its frame, which their own
+// writers finish (the checkpoint waits for them).
+struct VtkAmrLevel {
+  std::int64_t lo[3] = {0, 0, 0};  // the level grid's first cell, in its level's global cells
+  std::int64_t n[3] = {1, 1, 1};   // its cells along x, y, z
+  double spacing[3] = {1, 1, 1};
+  std::string folder;  // its .vti files' folder relative to RUN/vtk: "." for level 0, "../levels/level1/vtk", ...
+};
+struct VtkLayout {
+  bool cell_data = false;
+  int dims = 3;
+  std::array<double, 3> amr_origin{0, 0, 0};  // level 0's lower corner (of its cell (0, 0, 0))
+  std::vector<VtkAmrLevel> amr_levels;        // level 0's writer: every level, level 0 first; else empty
+  // Per cell of this level's grid, non-zero where another level shows the flow (under a finer level's box, or in
+  // this level's band over the coarser one's cells): hidden in ParaView (the vtkGhostType cell array). Empty: none.
+  std::vector<std::uint8_t> shown_elsewhere;
+};
+
+// RUN/vtk/fields_000000.vti, ... (vtkImageData, point data at the cell centres, or cell data with `layout`;
+// Float32 whatever output.precision says) and RUN/fields.pvd.
 std::unique_ptr<FieldWriter> make_vtk_writer(const std::filesystem::path& run_dir, const GridInfo& grid,
                                              const Attributes& attributes,
-                                             const std::vector<double>& resume_times = {});
+                                             const std::vector<double>& resume_times = {},
+                                             const VtkLayout& layout = {});
 
 // Removes, inside `dir` only (no recursion, links removed as links), the files <prefix><number><suffix> whose
 // number is >= first, and every <prefix>*.tmp. Returns how many were removed.

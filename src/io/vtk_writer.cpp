@@ -1,12 +1,15 @@
 // RUN/vtk/fields_000123.vti + RUN/fields.pvd. Each .vti is a vtkImageData with point arrays named like the
-// HDF5 datasets, plus field data (step, TimeValue, run attributes) so a single file opened alone explains itself.
+// HDF5 datasets (cell arrays in refined runs, with the .vthb index over the levels: field_writer.hpp's VtkLayout),
+// plus field data (step, TimeValue, run attributes) so a single file opened alone explains itself.
 #include <vtkCallbackCommand.h>
 #include <vtkCommand.h>
+#include <vtkDataSetAttributes.h>
 #include <vtkDoubleArray.h>
 #include <vtkErrorCode.h>
 #include <vtkExecutive.h>
 #include <vtkFieldData.h>
 #include <vtkFloatArray.h>
+#include <vtkCellData.h>
 #include <vtkImageData.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
@@ -16,6 +19,7 @@
 #include <vtkXMLImageDataWriter.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -49,7 +53,7 @@ void ignore_vtk_error(vtkObject*, unsigned long, void*, void*) {}
 class VtkWriter final : public FieldWriter {
  public:
   VtkWriter(const std::filesystem::path& run_dir, const GridInfo& grid, const Attributes& attributes,
-            const std::vector<double>& resume_times);
+            const std::vector<double>& resume_times, const VtkLayout& layout);
   std::unique_ptr<EncodedFrame> encode(const FrameData& frame, std::int64_t number) override;
   void commit(EncodedFrame& frame) override;
   // Each frame's writer compresses on one core (LZ4); frames go to several at once.
@@ -64,18 +68,29 @@ class VtkWriter final : public FieldWriter {
  private:
   void add_run_attributes(vtkFieldData* fd) const;
   std::string file_name(std::int64_t number) const { return "vtk/fields_" + frame_number(number) + ".vti"; }
+  std::string amr_name(std::int64_t number) const { return "vtk/fields_" + frame_number(number) + ".vthb"; }
+  std::string amr_index(std::int64_t number) const;
 
   std::filesystem::path run_dir_;
   GridInfo grid_;
   Attributes attributes_;
   std::int64_t counter_ = 0;
   std::vector<PvdEntry> entries_;  // finished frames, for regenerating the .pvd
+  VtkLayout layout_;
+  std::vector<unsigned char> ghost_;   // vtkGhostType per cell: HIDDENCELL where another level shows the flow
 };
 
 VtkWriter::VtkWriter(const std::filesystem::path& run_dir, const GridInfo& grid, const Attributes& attributes,
-                     const std::vector<double>& resume_times)
-    : run_dir_(run_dir), grid_(grid), attributes_(attributes) {
+                     const std::vector<double>& resume_times, const VtkLayout& layout)
+    : run_dir_(run_dir), grid_(grid), attributes_(attributes), layout_(layout) {
   check_grid(grid);
+  if (!layout_.shown_elsewhere.empty()) {
+    if (std::int64_t(layout_.shown_elsewhere.size()) != grid.cells() || !layout_.cell_data)
+      throw std::logic_error("VTK writer: the hidden cells must be one per cell, with cell data");
+    ghost_.resize(layout_.shown_elsewhere.size());
+    for (std::size_t n = 0; n < ghost_.size(); ++n)
+      ghost_[n] = layout_.shown_elsewhere[n] ? (unsigned char)(vtkDataSetAttributes::HIDDENCELL) : 0;
+  }
   create_output_folder(run_dir_ / "vtk");
   for (double t : resume_times) {
     const std::string file = file_name(counter_);
@@ -88,7 +103,36 @@ VtkWriter::VtkWriter(const std::filesystem::path& run_dir, const GridInfo& grid,
   // Frames past the continuation point, or from an earlier run in this folder, and unfinished temp files go;
   // the .pvd is replaced so that it lists exactly the frames kept.
   remove_frame_files(run_dir_ / "vtk", "fields_", ".vti", counter_);
+  remove_frame_files(run_dir_ / "vtk", "fields_", ".vthb", layout_.amr_levels.empty() ? 0 : counter_);
   write_pvd(run_dir_ / "fields.pvd", entries_);
+  if (!layout_.amr_levels.empty())
+    for (std::int64_t k = 0; k < counter_; ++k) write_file_atomically(run_dir_ / amr_name(k), amr_index(k));
+}
+
+// The overlapping AMR index of frame `number` (VTK's XML .vthb): per level its spacing and its one block, the
+// level's grid as a box of that level's cells (amr_box: first and last cell along x, y, z) and its .vti.
+std::string VtkWriter::amr_index(std::int64_t number) const {
+  auto num = [](double v) {
+    char b[40];
+    std::snprintf(b, sizeof b, "%.17g", v);
+    return std::string(b);
+  };
+  std::string x = "<?xml version=\"1.0\"?>\n<VTKFile type=\"vtkOverlappingAMR\" version=\"1.1\" "
+                  "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n";
+  x += "  <vtkOverlappingAMR origin=\"" + num(layout_.amr_origin[0]) + " " + num(layout_.amr_origin[1]) + " " +
+       num(layout_.amr_origin[2]) + "\" grid_description=\"" + (layout_.dims == 2 ? "XY" : "XYZ") + "\">\n";
+  for (std::size_t l = 0; l < layout_.amr_levels.size(); ++l) {
+    const VtkAmrLevel& v = layout_.amr_levels[l];
+    x += "    <Block level=\"" + std::to_string(l) + "\" spacing=\"" + num(v.spacing[0]) + " " + num(v.spacing[1]) +
+         " " + num(v.spacing[2]) + "\">\n      <DataSet index=\"0\" amr_box=\"";
+    for (int a = 0; a < 3; ++a) {
+      const bool flat = a >= layout_.dims;
+      x += std::to_string(flat ? 0 : v.lo[a]) + " " + std::to_string(flat ? 0 : v.lo[a] + v.n[a] - 1) + (a < 2 ? " " : "");
+    }
+    x += "\" file=\"" + v.folder + "/fields_" + frame_number(number) + ".vti\"/>\n    </Block>\n";
+  }
+  x += "  </vtkOverlappingAMR>\n</VTKFile>\n";
+  return x;
 }
 
 void VtkWriter::add_run_attributes(vtkFieldData* fd) const {
@@ -119,10 +163,22 @@ std::unique_ptr<EncodedFrame> VtkWriter::encode(const FrameData& frame, std::int
   const std::filesystem::path& tmp = e->tmp;
 
   vtkNew<vtkImageData> image;
-  image->SetExtent(0, static_cast<int>(grid_.nx - 1), 0, static_cast<int>(grid_.ny - 1), 0,
-                   static_cast<int>(grid_.nz - 1));
-  image->SetOrigin(grid_.origin.data());
+  // Cell data: one more point than cells along each axis a grid spans (a 2D grid stays one point thick), the
+  // corner half a cell before the first cell's centre.
+  const bool cells = layout_.cell_data;
+  const std::int64_t n[3] = {grid_.nx, grid_.ny, grid_.nz};
+  int ext[3];
+  double origin[3];
+  for (int a = 0; a < 3; ++a) {
+    const bool spans = cells && (a < layout_.dims && n[a] >= 1) && !(a == 2 && n[2] == 1);
+    ext[a] = static_cast<int>(spans ? n[a] : n[a] - 1);
+    origin[a] = grid_.origin[std::size_t(a)] - (spans ? 0.5 * grid_.spacing[std::size_t(a)] : 0.0);
+  }
+  image->SetExtent(0, ext[0], 0, ext[1], 0, ext[2]);
+  image->SetOrigin(origin);
   image->SetSpacing(grid_.spacing.data());
+  vtkDataSetAttributes* data = cells ? static_cast<vtkDataSetAttributes*>(image->GetCellData())
+                                     : static_cast<vtkDataSetAttributes*>(image->GetPointData());
   for (const FieldView& f : fields) {
     // The arrays borrow the frame's memory (save = 1: VTK never frees or modifies it while writing), which
     // avoids a second copy of every 3D field on the output thread.
@@ -132,16 +188,22 @@ std::unique_ptr<EncodedFrame> VtkWriter::encode(const FrameData& frame, std::int
       a->SetNumberOfComponents(f.components);
       a->SetArray(static_cast<unsigned char*>(const_cast<void*>(f.data)), static_cast<vtkIdType>(f.values), 1);
       a->SetName(f.name.c_str());
-      image->GetPointData()->AddArray(a);
+      data->AddArray(a);
     } else {
       vtkNew<vtkFloatArray> a;
       a->SetNumberOfComponents(f.components);
       a->SetArray(static_cast<float*>(const_cast<void*>(f.data)), static_cast<vtkIdType>(f.values), 1);
       a->SetName(f.name.c_str());
-      image->GetPointData()->AddArray(a);
+      data->AddArray(a);
     }
   }
-  if (image->GetPointData()->GetArray("velocity")) image->GetPointData()->SetActiveVectors("velocity");
+  if (data->GetArray("velocity")) data->SetActiveVectors("velocity");
+  if (!ghost_.empty()) {
+    vtkNew<vtkUnsignedCharArray> a;
+    a->SetArray(const_cast<unsigned char*>(ghost_.data()), static_cast<vtkIdType>(ghost_.size()), 1);
+    a->SetName(vtkDataSetAttributes::GhostArrayName());
+    data->AddArray(a);
+  }
 
   vtkFieldData* fd = image->GetFieldData();
   add_run_attributes(fd);
@@ -198,14 +260,20 @@ void VtkWriter::commit(EncodedFrame& e) {
     entries_.pop_back();  // not listed: the next frame takes its number and replaces the file
     throw;
   }
+  if (!layout_.amr_levels.empty()) {
+    const std::string index = amr_index(e.number);
+    write_file_atomically(run_dir_ / amr_name(e.number), index);
+    count_bytes(index.size());
+  }
   ++counter_;
 }
 
 }  // namespace
 
 std::unique_ptr<FieldWriter> make_vtk_writer(const std::filesystem::path& run_dir, const GridInfo& grid,
-                                             const Attributes& attributes, const std::vector<double>& resume_times) {
-  return std::make_unique<VtkWriter>(run_dir, grid, attributes, resume_times);
+                                             const Attributes& attributes, const std::vector<double>& resume_times,
+                                             const VtkLayout& layout) {
+  return std::make_unique<VtkWriter>(run_dir, grid, attributes, resume_times, layout);
 }
 
 }  // namespace aerolbm

@@ -457,6 +457,35 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
   o.attrs = run_attributes(case_, units_);
   const GridInfo& grid = o.grid;
   const Attributes& attrs = o.attrs;
+  // Refined runs: every level's VTK frames as cell data, level 0's indexing them per frame (.vthb: ParaView's
+  // overlapping AMR); a uniform grid's as point data at the cell centres.
+  auto* refined = dynamic_cast<RefinedLevels*>(backend_.get());
+  auto vtk_layout = [&](int level) {
+    VtkLayout v;
+    if (!refined) return v;
+    v.cell_data = true;
+    v.dims = dims;
+    const std::int64_t cells = refined->domain(level).cells();
+    v.shown_elsewhere.resize(std::size_t(cells));
+    for (std::int64_t n = 0; n < cells; ++n) v.shown_elsewhere[std::size_t(n)] = !refined->owned(level, n);
+    if (level > 0) return v;
+    for (int a = 0; a < 3; ++a)
+      v.amr_origin[std::size_t(a)] = grid.origin[std::size_t(a)] - (a < dims ? 0.5 * grid.spacing[std::size_t(a)] : 0.0);
+    for (int l = 0; l < refined->levels(); ++l) {
+      const DomainData& d = refined->domain(l);
+      const GridInfo g = level_grid_info(case_, units_, d, l);
+      VtkAmrLevel b;
+      const std::int64_t n[3] = {d.nx, d.ny, d.nz};
+      for (int a = 0; a < 3; ++a) {
+        b.lo[a] = d.origin[a];
+        b.n[a] = n[a];
+        b.spacing[a] = g.spacing[std::size_t(a)];
+      }
+      b.folder = l == 0 ? "." : "../levels/level" + std::to_string(l) + "/vtk";
+      v.amr_levels.push_back(b);
+    }
+    return v;
+  };
   const bool field_output = case_.output_every > 0 || !frame_times.empty();
   auto format_on = [&](const char* f) {
     return field_output && std::find(case_.formats.begin(), case_.formats.end(), f) != case_.formats.end();
@@ -477,7 +506,7 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
   if (root) {
     if (format_on("hdf5") && !o.collective)
       writers.push_back(make_hdf5_writer(dir, grid, attrs, frame_times, precision));
-    if (format_on("vtk")) writers.push_back(make_vtk_writer(dir, grid, attrs, frame_times));
+    if (format_on("vtk")) writers.push_back(make_vtk_writer(dir, grid, attrs, frame_times, vtk_layout(0)));
   }
   o.request = FrameRequest::from_names(case_.fields);
   // The body's surface with Cp and C_f beside every frame (src/io/surface_writer.hpp: 3D VTK polydata, 2D a
@@ -556,7 +585,7 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
       a.numbers.push_back({"refined_level", double(l)});
       std::vector<std::unique_ptr<FieldWriter>> w;
       if (format_on("hdf5")) w.push_back(make_hdf5_writer(level_dir, g, a, frame_times, precision));
-      if (format_on("vtk")) w.push_back(make_vtk_writer(level_dir, g, a, frame_times));
+      if (format_on("vtk")) w.push_back(make_vtk_writer(level_dir, g, a, frame_times, vtk_layout(l)));
       if (l == surface_level && level_surface) w.push_back(std::move(level_surface));
       const double dx = units_.dx / double(std::int64_t(1) << l);
       o.level_frames.push_back(std::make_unique<AsyncFrameWriter>(

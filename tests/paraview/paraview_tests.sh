@@ -5,7 +5,7 @@
 # fields.h5), rendered with postprocess/paraview/render_views.py and through the committed state file, and the
 # images are checked not to be blank; the run's mean fields (RUN/mean, output.averages) open in both readers with
 # their arrays and render; an output.precision: fp16 run's fields.xdmf opens with the 16-bit values; a refined
-# run's levels open, each on its own grid. Anything
+# run's levels open, each on its own grid, and together as one AMR data set. Anything
 # ParaView prints as a warning or error fails the test.
 # Skips (exit 77) only when pvpython or Xvfb is genuinely absent.
 set -eu
@@ -94,6 +94,8 @@ for level in 1 2; do
   /usr/bin/python3 "$SRC/tests/paraview/expected_arrays.py" "$WORK/refined/levels/level$level" "$WORK/expected_l$level.json"
   pvcheck level "$WORK/refined/levels/level$level" "$WORK/expected_l$level.json"
 done
+# ... and all three as one overlapping AMR data set (vtk/fields_<N>.vthb), the levels tiling the domain.
+pvcheck amr "$WORK/refined" "$WORK/expected_refined.json" 3
 # 3D: the CI wing (surface Cp polydata, Q-criterion iso-surface) through postprocess/paraview/render_wing.py.
 "$BIN" run "$SRC/cases/ci/wing_naca0012_ar4.yaml" --backend cpu -o "$WORK/wing" --steps 400 \
   --set output.every=200 --set "output.fields=[velocity,pressure,vorticity,q_criterion,mask]" \

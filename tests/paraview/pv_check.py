@@ -4,13 +4,16 @@
                                           HDF5 floats are 16-bit: ParaView must read them, as 32-bit floats)
     pv_check.py mean RUN EXPECTED.json OUT  check 4
     pv_check.py level LEVEL EXPECTED.json   check 5
+    pv_check.py amr RUN EXPECTED.json N     check 6 (N levels)
 
 4. the mean fields (output.averages) open from RUN/mean/fields.pvd and RUN/mean/fields.xdmf as one frame at the
    window's last sample time, with the mean and RMS arrays of RUN/mean/fields.h5 and their ranges, and the mean
    velocity and pressure views render not blank.
 
 5. a refined level's frames (RUN/levels/level<N>: its own grid at its resolution) open from its fields.pvd and
-   fields.xdmf as check 1 has it (times, grid, origin, arrays and ranges).
+   fields.xdmf as check 1 has it (times, grid, origin, arrays and ranges; their .vti hold cell data).
+
+6. a refined run's levels open together as one overlapping AMR data set from RUN/vtk/fields_*.vthb (check_amr).
 
 1. fields.pvd and fields.xdmf open, with the frame times written and, at the last frame, the point arrays of
    fields.h5 with the same components and value ranges (expected.json, computed from fields.h5 with h5py);
@@ -19,6 +22,7 @@
 
 Warnings and errors printed by ParaView are checked by the shell driver (stderr). Exit 1 on a failed check.
 """
+import glob
 import json
 import os
 import sys
@@ -47,29 +51,86 @@ def close(a, b, tol=1e-5):
 
 
 def check_reader(run, fmt, expected):
+    """A refined run's .vti hold cell data (one value per cell, the cells another level shows hidden through
+    vtkGhostType): the grid is then one point larger along each axis it spans, its corner half a cell before
+    the first centre, and ParaView's ranges leave the hidden cells out, so they lie inside fields.h5's."""
     reader = ap.open_run(run, fmt)
     times = list(reader.TimestepValues)
     check(len(times) == len(expected["times"]) and all(close(a, b) for a, b in zip(times, expected["times"])),
           f"{fmt}: frame times {times} == {expected['times']}")
     reader.UpdatePipeline(times[-1])
     info = reader.GetDataInformation()
+    cells = "velocity" in reader.CellData.keys()
+    data = reader.CellData if cells else reader.PointData
     dims = [info.GetExtent()[2 * k + 1] - info.GetExtent()[2 * k] + 1 for k in range(3)]
-    check(dims == expected["dims"], f"{fmt}: grid {dims} == {expected['dims']}")
     b = info.GetBounds()
-    check(close(b[0], expected["origin"][0]) and close(b[2], expected["origin"][1]),
-          f"{fmt}: lower-left point ({b[0]:.6g}, {b[2]:.6g}) == origin {expected['origin'][:2]}")
-    names = sorted(reader.PointData.keys())
-    check(names == sorted(expected["arrays"]), f"{fmt}: point arrays {names} == {sorted(expected['arrays'])}")
+    lower = [b[0], b[2]]
+    if cells:
+        dims = [d - 1 if d > 1 else 1 for d in dims]
+        lower = [b[2 * k] + 0.5 * (b[2 * k + 1] - b[2 * k]) / dims[k] for k in range(2)]
+    kind = "cell" if cells else "point"
+    check(dims == expected["dims"], f"{fmt}: grid of {kind}s {dims} == {expected['dims']}")
+    check(close(lower[0], expected["origin"][0]) and close(lower[1], expected["origin"][1]),
+          f"{fmt}: first {kind} ({lower[0]:.6g}, {lower[1]:.6g}) == origin {expected['origin'][:2]}")
+    names = sorted(k for k in data.keys() if k != "vtkGhostType")
+    check(names == sorted(expected["arrays"]), f"{fmt}: {kind} arrays {names} == {sorted(expected['arrays'])}")
     for name, e in expected["arrays"].items():
         if name not in names:
             continue
-        arr = reader.PointData[name]
+        arr = data[name]
         n = arr.GetNumberOfComponents()
         check(n == len(e), f"{fmt}: {name} has {n} components (expected {len(e)})")
         for c in range(min(n, len(e))):
             lo, hi = arr.GetRange(c)
-            check(close(lo, e[c][0]) and close(hi, e[c][1]),
-                  f"{fmt}: {name}[{c}] range ({lo:.6g}, {hi:.6g}) == ({e[c][0]:.6g}, {e[c][1]:.6g})")
+            if cells:
+                tol = 1e-5 * max(1.0, abs(e[c][0]), abs(e[c][1]))
+                check(e[c][0] - tol <= lo <= hi <= e[c][1] + tol,
+                      f"{fmt}: {name}[{c}] range of the shown cells ({lo:.6g}, {hi:.6g}) inside "
+                      f"({e[c][0]:.6g}, {e[c][1]:.6g})")
+            else:
+                check(close(lo, e[c][0]) and close(hi, e[c][1]),
+                      f"{fmt}: {name}[{c}] range ({lo:.6g}, {hi:.6g}) == ({e[c][0]:.6g}, {e[c][1]:.6g})")
+    pv.Delete(reader)
+
+
+def check_amr(run, expected, levels):
+    """6. A refined run's levels as one overlapping AMR data set (RUN/vtk/fields_<N>.vthb, opened as a series with
+    every level read): one per frame, `levels` levels at ratio 2, each with the frame's arrays, and the cells each
+    level shows (vtkGhostType) tiling the domain: their areas sum to level 0's, with no gap or overlap."""
+    files = sorted(glob.glob(os.path.join(run, "vtk", "fields_*.vthb")))
+    check(len(files) == len(expected["times"]), f"amr: {len(files)} .vthb == {len(expected['times'])} frames")
+    if not files:
+        return
+    reader = pv.OpenDataFile(files)
+    reader.DefaultNumberOfLevels = levels
+    times = list(reader.TimestepValues) or [0.0]
+    reader.UpdatePipeline(times[-1])
+    amr = reader.GetClientSideObject().GetOutputDataObject(0)
+    check(amr is not None and amr.IsA("vtkOverlappingAMR"), f"amr: an overlapping AMR data set ({type(amr).__name__})")
+    if amr is None or not amr.IsA("vtkOverlappingAMR"):
+        pv.Delete(reader)
+        return
+    n = amr.GetNumberOfLevels()
+    check(n == levels, f"amr: {n} levels == {levels}")
+    shown = 0.0
+    for level in range(n):
+        if level + 1 < n:
+            check(amr.GetRefinementRatio(level) == 2, f"amr: level {level} refined by {amr.GetRefinementRatio(level)}")
+        block = amr.GetDataSet(level, 0)
+        check(block is not None, f"amr: level {level} has its block")
+        if block is None:
+            continue
+        cd = block.GetCellData()
+        names = sorted(cd.GetArrayName(i) for i in range(cd.GetNumberOfArrays()) if cd.GetArrayName(i) != "vtkGhostType")
+        check(names == sorted(expected["arrays"]), f"amr: level {level} arrays {names}")
+        visible = sum(1 for i in range(block.GetNumberOfCells()) if block.IsCellVisible(i))
+        sp = block.GetSpacing()
+        shown += visible * sp[0] * sp[1]
+        print(f"      level {level}: {block.GetNumberOfCells()} cells, {visible} shown, spacing {sp[0]:.6g}")
+    d0 = expected["dims"]
+    sp0 = amr.GetDataSet(0, 0).GetSpacing()
+    area = d0[0] * d0[1] * sp0[0] * sp0[1]
+    check(close(shown, area, 1e-9), f"amr: the shown cells cover {shown:.9g} == the domain's {area:.9g}")
     pv.Delete(reader)
 
 
@@ -178,6 +239,8 @@ def main():
     elif sys.argv[1] == "level":
         for fmt in ("pvd", "xdmf"):
             check_reader(sys.argv[2], fmt, json.load(open(sys.argv[3])))
+    elif sys.argv[1] == "amr":
+        check_amr(sys.argv[2], json.load(open(sys.argv[3])), int(sys.argv[4]))
     elif sys.argv[1] == "xdmf":
         check_reader(sys.argv[2], "xdmf", json.load(open(sys.argv[3])))
     else:
