@@ -53,9 +53,10 @@ class LevelCoupling {
   virtual void write_pending(const std::vector<double>& in) = 0;
 };
 
-// For two backends of one kind with those halo lists registered (coarse: parents, ring; fine: ghosts, children).
+// For two backends of one kind with those halo lists registered (coarse: parents, ring; fine: ghosts, children);
+// `threads`: the CPU form's OpenMP threads (BackendConfig::threads; 0: OpenMP's default).
 std::unique_ptr<LevelCoupling> make_level_coupling(Backend& coarse, Backend& fine, const LevelCouplingLists& lists,
-                                                   const LevelCouplingTables& tables);
+                                                   const LevelCouplingTables& tables, int threads = 0);
 // The CUDA form (kernels/cuda/level_coupling.cu); CPU-only builds throw.
 std::unique_ptr<LevelCoupling> make_cuda_level_coupling(Backend& coarse, Backend& fine,
                                                         const LevelCouplingLists& lists,

@@ -270,22 +270,20 @@ class CpuBackend final : public Backend {
   // The state is a_ after every step (two lattices, swapped): copy the stored values, bit for bit.
   void halo_pack(int list, bool) override {
     auto& h = halos_.at(std::size_t(list));
-    const std::size_t m = h.cells.size();
-    for (std::size_t j = 0; j < h.dirs.size(); ++j) {
-      const T* src = a_ + std::size_t(h.dirs[j]) * std::size_t(stride_);
-      T* out = h.buffer.data() + j * m;
-      for (std::size_t c = 0; c < m; ++c) out[c] = src[h.cells[c]];
-    }
+    const std::size_t m = h.cells.size(), nd = h.dirs.size();
+#pragma omp parallel for collapse(2) schedule(static) num_threads(threads_) if (m * nd > 16384)
+    for (std::size_t j = 0; j < nd; ++j)
+      for (std::size_t c = 0; c < m; ++c)
+        h.buffer[j * m + c] = a_[std::size_t(h.dirs[j]) * std::size_t(stride_) + std::size_t(h.cells[c])];
   }
 
   void halo_unpack(int list, bool) override {
     auto& h = halos_.at(std::size_t(list));
-    const std::size_t m = h.cells.size();
-    for (std::size_t j = 0; j < h.dirs.size(); ++j) {
-      T* dst = a_ + std::size_t(h.dirs[j]) * std::size_t(stride_);
-      const T* in = h.buffer.data() + j * m;
-      for (std::size_t c = 0; c < m; ++c) dst[h.cells[c]] = in[c];
-    }
+    const std::size_t m = h.cells.size(), nd = h.dirs.size();
+#pragma omp parallel for collapse(2) schedule(static) num_threads(threads_) if (m * nd > 16384)
+    for (std::size_t j = 0; j < nd; ++j)
+      for (std::size_t c = 0; c < m; ++c)
+        a_[std::size_t(h.dirs[j]) * std::size_t(stride_) + std::size_t(h.cells[c])] = h.buffer[j * m + c];
   }
 
  private:

@@ -1,7 +1,8 @@
 // The refined levels' hand-over on the host (kernels/level_coupling.hpp), for the CPU backend, whose halo buffers
 // are host memory; make_level_coupling picks the CUDA form for CUDA backends. Compiled without FMA contraction, as
 // the CPU backend's files are, so that it rounds as the device kernels (-fmad=false) do.
-#include <cstring>
+#include <omp.h>
+
 #include <stdexcept>
 
 #include "kernels/level_coupling.hpp"
@@ -14,8 +15,10 @@ namespace {
 template <class T>
 class HostLevelCoupling final : public LevelCoupling {
  public:
-  HostLevelCoupling(Backend& coarse, Backend& fine, const LevelCouplingLists& lists, const LevelCouplingTables& t)
+  HostLevelCoupling(Backend& coarse, Backend& fine, const LevelCouplingLists& lists, const LevelCouplingTables& t,
+                    int threads)
       : t_(t),
+        threads_(threads > 0 ? threads : omp_get_max_threads()),
         parents_(static_cast<const T*>(coarse.halo_buffer(lists.parents).host)),
         ring_(static_cast<T*>(coarse.halo_buffer(lists.ring).host)),
         ghosts_(static_cast<T*>(fine.halo_buffer(lists.ghosts).host)),
@@ -23,8 +26,10 @@ class HostLevelCoupling final : public LevelCoupling {
         sums_(std::size_t(t.ring * t.q), 0.0),
         pending_(std::size_t(t.ring * t.q), 0.0) {}
 
+  // Every value on its own (the loops split over threads; the bits do not depend on how).
   void explode() override {
     const std::int64_t ng = t_.ghosts;
+#pragma omp parallel for collapse(2) schedule(static) num_threads(threads_) if (ng * t_.q > kSerial)
     for (int i = 0; i < t_.q; ++i)
       for (std::int64_t g = 0; g < ng; ++g) {
         const std::size_t at = std::size_t(g * t_.q + i);
@@ -37,6 +42,7 @@ class HostLevelCoupling final : public LevelCoupling {
   }
 
   void take_crossings(int sub) override {
+#pragma omp parallel for schedule(static) num_threads(threads_) if (t_.ring * t_.q > kSerial)
     for (std::int64_t r = 0; r < t_.ring; ++r)
       for (int i = 0; i < t_.q; ++i) {
         const std::size_t j = std::size_t(r * t_.q + i);
@@ -52,6 +58,7 @@ class HostLevelCoupling final : public LevelCoupling {
 
   void coalesce() override {
     const std::int64_t nr = t_.ring;
+#pragma omp parallel for schedule(static) num_threads(threads_) if (nr * t_.q > kSerial)
     for (std::int64_t r = 0; r < nr; ++r)
       for (int i = 0; i < t_.q; ++i) {
         const double s = sums_[std::size_t(r * t_.q + i)];
@@ -66,6 +73,7 @@ class HostLevelCoupling final : public LevelCoupling {
   }
 
   void restart_pending() override {
+#pragma omp parallel for schedule(static) num_threads(threads_) if (t_.ring * t_.q > kSerial)
     for (std::int64_t r = 0; r < t_.ring; ++r)
       for (int i = 0; i < t_.q; ++i) pending_[std::size_t(r * t_.q + i)] = 0.5 * crossing(r, i);
   }
@@ -83,7 +91,9 @@ class HostLevelCoupling final : public LevelCoupling {
                                     t_.cross_weight.data(), r, t_.q, i);
   }
 
+  static constexpr std::int64_t kSerial = 4096;  // values below which one thread does it all
   LevelCouplingTables t_;
+  int threads_;
   const T* parents_;
   T* ring_;
   T* ghosts_;
@@ -94,13 +104,13 @@ class HostLevelCoupling final : public LevelCoupling {
 }  // namespace
 
 std::unique_ptr<LevelCoupling> make_level_coupling(Backend& coarse, Backend& fine, const LevelCouplingLists& lists,
-                                                   const LevelCouplingTables& tables) {
+                                                   const LevelCouplingTables& tables, int threads) {
   if (coarse.kind() != fine.kind()) throw std::invalid_argument("refinement: the levels run on different backends");
   if (coarse.kind() == BackendKind::Cuda) return make_cuda_level_coupling(coarse, fine, lists, tables);
   if (coarse.population_bytes() == sizeof(float))
-    return std::make_unique<HostLevelCoupling<float>>(coarse, fine, lists, tables);
+    return std::make_unique<HostLevelCoupling<float>>(coarse, fine, lists, tables, threads);
   if (coarse.population_bytes() == sizeof(double))
-    return std::make_unique<HostLevelCoupling<double>>(coarse, fine, lists, tables);
+    return std::make_unique<HostLevelCoupling<double>>(coarse, fine, lists, tables, threads);
   throw std::invalid_argument("refinement: fp32 or fp64 storage only");
 }
 

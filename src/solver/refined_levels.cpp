@@ -482,7 +482,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
     lists.ring = k.ring_list;
     lists.ghosts = k.ghosts_list;
     lists.children = k.children_list;
-    k.ops = make_level_coupling(c, f, lists, t);
+    k.ops = make_level_coupling(c, f, lists, t, cfg.threads);
   }
 }
 
