@@ -460,9 +460,7 @@ class CudaBackend final : public Backend {
     const T* state = in_step_ ? b_.data() : a_.data();
     const std::int64_t n = h.m * h.nd;
     if (n > 0) {
-      cuda::halo_pack_kernel<T><<<cuda::blocks_for(n, 256), 256, 0, s>>>(state, g_.cells, h.cells.data(), h.m, h.dirs.data(),
-                                                              h.nd, h.buf.data());
-      AEROLBM_CUDA_LAUNCH_CHECK();
+      launch_halo_pack(h, state, s);
       if (to_host)
         AEROLBM_CUDA_CHECK(cudaMemcpyAsync(h.host, h.buf.data(), std::size_t(n) * sizeof(T), cudaMemcpyDeviceToHost, s));
     }
@@ -478,31 +476,22 @@ class CudaBackend final : public Backend {
     if (n > 0) {
       if (from_host)
         AEROLBM_CUDA_CHECK(cudaMemcpyAsync(h.buf.data(), h.host, std::size_t(n) * sizeof(T), cudaMemcpyHostToDevice, s));
-      cuda::halo_unpack_kernel<T><<<cuda::blocks_for(n, 256), 256, 0, s>>>(state, g_.cells, h.cells.data(), h.m, h.dirs.data(),
-                                                                h.nd, h.buf.data());
-      AEROLBM_CUDA_LAUNCH_CHECK();
+      launch_halo_unpack(h, state, s);
     }
     // The host buffer is free for the next receive, and a later pack on this stream sees the values.
     AEROLBM_CUDA_CHECK(cudaStreamSynchronize(s));
   }
 
+  // The current state and the device buffer, on the main stream, not waited for (refined levels).
   void queue_halo_pack(int list) override {
     Halo& h = halos_.at(std::size_t(list));
-    const std::int64_t n = h.m * h.nd;
-    if (n == 0) return;
-    cuda::halo_pack_kernel<T><<<cuda::blocks_for(n, 256), 256, 0, stream_>>>(a_.data(), g_.cells, h.cells.data(), h.m,
-                                                                    h.dirs.data(), h.nd, h.buf.data());
-    AEROLBM_CUDA_LAUNCH_CHECK();
+    if (h.m * h.nd > 0) launch_halo_pack(h, a_.data(), stream_);
   }
 
   void queue_halo_unpack(int list) override {
     flush_sample();
     Halo& h = halos_.at(std::size_t(list));
-    const std::int64_t n = h.m * h.nd;
-    if (n == 0) return;
-    cuda::halo_unpack_kernel<T><<<cuda::blocks_for(n, 256), 256, 0, stream_>>>(a_.data(), g_.cells, h.cells.data(), h.m,
-                                                                      h.dirs.data(), h.nd, h.buf.data());
-    AEROLBM_CUDA_LAUNCH_CHECK();
+    if (h.m * h.nd > 0) launch_halo_unpack(h, a_.data(), stream_);
   }
 
   void* stream_handle() override { return stream_; }
@@ -571,6 +560,17 @@ class CudaBackend final : public Backend {
     std::int64_t m = 0;
     int nd = 0;
   };
+  // The pack and unpack kernels of a halo list (its m × nd values; not empty) over `state`, on `s`.
+  void launch_halo_pack(Halo& h, const T* state, cudaStream_t s) {
+    cuda::halo_pack_kernel<T><<<cuda::blocks_for(h.m * h.nd, 256), 256, 0, s>>>(state, g_.cells, h.cells.data(), h.m,
+                                                                           h.dirs.data(), h.nd, h.buf.data());
+    AEROLBM_CUDA_LAUNCH_CHECK();
+  }
+  void launch_halo_unpack(Halo& h, T* state, cudaStream_t s) {
+    cuda::halo_unpack_kernel<T><<<cuda::blocks_for(h.m * h.nd, 256), 256, 0, s>>>(state, g_.cells, h.cells.data(), h.m,
+                                                                             h.dirs.data(), h.nd, h.buf.data());
+    AEROLBM_CUDA_LAUNCH_CHECK();
+  }
   std::vector<Halo> halos_;
   cudaStream_t halo_stream_ = nullptr;
   cudaEvent_t edges_done_ = nullptr, core_done_ = nullptr;
