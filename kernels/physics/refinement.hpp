@@ -38,18 +38,26 @@ AEROLBM_HD double coalesced(double sum_shifted, double count) {
   return count == double(1 << D) ? sum_shifted / double(1 << D) : sum_shifted / count;
 }
 
-// The hand-over's arithmetic on the levels' halo buffers (Backend::halo_buffer: Q rows, one value per listed cell
-// in each), in double whatever the storage, written once for both backends (src/solver/refined_levels.cpp builds
-// the tables; kernels/level_coupling.hpp runs them on the host or the device).
+// The hand-over's arithmetic, in double whatever the storage, written once for both backends
+// (src/solver/refined_levels.cpp builds the tables; kernels/level_coupling.hpp runs them on the host or the
+// device). Each function reads one population i of a list of cells through a `Column` v, v[k] being the value of
+// the list's k-th cell: a row of a halo buffer (Backend::halo_buffer: Q rows, one value per listed cell; a pointer
+// to row i) on the host, the lattice itself read through the list (ListedColumn) on the device.
 
-// Parent p's population i at its child b (bit a: the upper half along axis a): f + Σ_a ±¼ slope_a, the slope along
-// a central where both neighbours (neighbour[6 p + 2 a], [6 p + 2 a + 1]: indices into the buffer's n values, −1
+// Population i of the listed cells, read where the lattice holds it: row = the lattice's row i (state + i × cells).
+template <class T>
+struct ListedColumn {
+  const T* row;
+  const std::int64_t* cells;
+  AEROLBM_HD T operator[](std::int64_t k) const { return row[cells[k]]; }
+};
+
+// Parent p's population at its child b (bit a: the upper half along axis a): f + Σ_a ±¼ slope_a, the slope along
+// a central where both neighbours (neighbour[6 p + 2 a], [6 p + 2 a + 1]: indices into the parents' list, −1
 // where the neighbour is not an own fluid cell) are there, one-sided where one is, none where neither is, so that
 // the 2^D children keep the parent's sum exactly.
-template <class T>
-AEROLBM_HD double child_value(const T* parents, std::int64_t n, const std::int32_t* neighbour, std::int64_t p,
-                              unsigned b, int i, int dims) {
-  const T* v = parents + std::int64_t(i) * n;
+template <class Column>
+AEROLBM_HD double child_value(const Column& v, const std::int32_t* neighbour, std::int64_t p, unsigned b, int dims) {
   double value = double(v[p]);
   for (int a = 0; a < dims; ++a) {
     const std::int32_t lo = neighbour[6 * p + 2 * a], hi = neighbour[6 * p + 2 * a + 1];
@@ -63,27 +71,26 @@ AEROLBM_HD double child_value(const T* parents, std::int64_t n, const std::int32
 }
 
 // Σ weight × value over the crossings of ring cell r's population i (CSR: begin[r q + i] .. begin[r q + i + 1]
-// into child/weight; child: an index into the children buffer's nk values).
-template <class T>
-AEROLBM_HD double crossing_sum(const T* children, std::int64_t nk, const std::int32_t* begin,
-                               const std::int32_t* child, const double* weight, std::int64_t r, int q, int i) {
+// into child/weight; child: an index into the children's list), v: the children's population i.
+template <class Column>
+AEROLBM_HD double crossing_sum(const Column& v, const std::int32_t* begin, const std::int32_t* child,
+                               const double* weight, std::int64_t r, int q, int i) {
   double sum = 0;
-  for (std::int32_t j = begin[r * q + i]; j < begin[r * q + i + 1]; ++j)
-    sum += weight[j] * double(children[std::int64_t(i) * nk + child[j]]);
+  for (std::int32_t j = begin[r * q + i]; j < begin[r * q + i + 1]; ++j) sum += weight[j] * double(v[child[j]]);
   return sum;
 }
 
 // Ring cell r's coalesced population i from its crossings' sum over the two sub-steps (`sum`); a direction without
-// crossings (no uncovered cell pulls it) takes the mean of its 2^D children (ring_children[2^D r + b]).
-template <int D, class T>
-AEROLBM_HD double coalesced_value(double sum, const T* children, std::int64_t nk, const std::int32_t* begin,
-                                  const double* weight, const std::int32_t* ring_children, std::int64_t r, int q,
-                                  int i) {
+// crossings (no uncovered cell pulls it) takes the mean of its 2^D children (ring_children[2^D r + b]) in v, the
+// children's population i.
+template <int D, class Column>
+AEROLBM_HD double coalesced_value(double sum, const Column& v, const std::int32_t* begin, const double* weight,
+                                  const std::int32_t* ring_children, std::int64_t r, int q, int i) {
   double w = 0;
   for (std::int32_t j = begin[r * q + i]; j < begin[r * q + i + 1]; ++j) w += 2 * weight[j];  // both sub-steps
   if (w > 0) return coalesced<D>(sum, w);
   double value = 0;
-  for (int b = 0; b < (1 << D); ++b) value += double(children[std::int64_t(i) * nk + ring_children[(r << D) + b]]);
+  for (int b = 0; b < (1 << D); ++b) value += double(v[ring_children[(r << D) + b]]);
   return value / double(1 << D);
 }
 

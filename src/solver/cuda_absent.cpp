@@ -19,8 +19,7 @@ std::unique_ptr<Backend> make_cuda_backend(const BackendConfig&, const DomainDat
   throw std::runtime_error(cuda_device_summary());
 }
 
-std::unique_ptr<LevelCoupling> make_cuda_level_coupling(Backend&, Backend&, const LevelCouplingLists&,
-                                                        const LevelCouplingTables&) {
+std::unique_ptr<LevelCoupling> make_cuda_level_coupling(Backend&, Backend&, const LevelCouplingTables&) {
   throw std::runtime_error(cuda_device_summary());
 }
 

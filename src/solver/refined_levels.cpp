@@ -1,6 +1,7 @@
 #include "src/solver/refined_levels.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -18,14 +19,13 @@ struct RefinedLevels::Level {
   std::unique_ptr<Backend> backend;
 };
 
-// Everything that crosses between level ℓ (coarse) and ℓ + 1 (fine), as cell lists of the two grids (each a halo
-// list of all Q directions) and, per ghost and per ring cell, where its values come from.
+// Everything that crosses between level ℓ (coarse) and ℓ + 1 (fine), as cell lists of the two grids and, per ghost
+// and per ring cell, where its values come from.
 struct RefinedLevels::Coupling {
   std::vector<std::int64_t> parents;   // coarse cells whose populations the fine ghost band receives
   std::vector<std::int64_t> ghosts;    // the fine ghost band
   std::vector<std::int64_t> children;  // fine owned cells under the ring
   std::vector<std::int64_t> ring;      // covered coarse cells next to uncovered ones
-  int parents_list = -1, ghosts_list = -1, children_list = -1, ring_list = -1;
   // ghosts × Q, per fine sub-step: the parent (index into `parents`) and which of its children (bit a: the upper
   // half along axis a) the value stands for.
   std::vector<std::int32_t> source[2];
@@ -45,6 +45,10 @@ struct RefinedLevels::Coupling {
   std::vector<std::int32_t> cross_begin;
   std::vector<Crossing> cross;
   std::vector<std::int32_t> ring_children;  // ring × 2^D: every child (index into `children`)
+  // The values an own cell reads: the ghosts' populations i (i × ghosts + g) that the own cell at the ghost + c_i
+  // pulls, and the ring's (r × Q + i) that carry crossings or that an uncovered cell pulls; ascending. The rest of
+  // the band and the ring is never read (the CUDA form computes only these).
+  std::vector<std::int32_t> ghost_reads, ring_reads;
   // The hand-over itself, on the host or the device (kernels/level_coupling.hpp). It keeps half the second
   // sub-step's crossings (ring × Q, shifted values times their weights), handed over with the next coarse step
   // (couple_and_step): in shifted form, the coalesced value always carries the weights' full share of w_i, so only
@@ -327,6 +331,17 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
         k.source_child[1][at] = child_bits(xu);
       }
     }
+    if (std::int64_t(k.ghosts.size()) * q_ > std::numeric_limits<std::int32_t>::max())
+      refuse("level " + std::to_string(l + 1) + "'s band holds more than 2^31 values");
+    for (int i = 0; i < q_; ++i)
+      for (std::size_t g = 0; g < k.ghosts.size(); ++g) {
+        std::int64_t xf[3];
+        coordinates(f.d, k.ghosts[g], xf);
+        std::int64_t to[3] = {xf[0] + v.c[i][0], xf[1] + v.c[i][1], xf[2] + v.c[i][2]};
+        const std::int64_t m = local_index(f.d, f.p, to);
+        if (m >= 0 && !(f.d.flags[std::size_t(m)] & cell::ghost))
+          k.ghost_reads.push_back(std::int32_t(std::int64_t(i) * std::int64_t(k.ghosts.size()) + std::int64_t(g)));
+      }
     for (std::int64_t pc : k.parents)
       if (c.d.flags[std::size_t(pc)] & cell::ghost)
         refuse("level " + std::to_string(l + 1) + "'s band lies over cells level " + std::to_string(l) +
@@ -361,6 +376,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
     k.cross_begin.push_back(0);
     const int kids = 1 << dims_;
     std::vector<std::int32_t> puller;  // ring × Q: the parent slot of the coarse cell at G + c_i (−1: none)
+    std::vector<bool> pulled_from;     // ring × Q: the coarse cell at G + c_i is uncovered
     for (std::int64_t n = 0; n < c.d.cells(); ++n) {
       std::int64_t xc[3];
       coordinates(c.d, n, xc);
@@ -389,6 +405,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
         k.ring_children.push_back(slot_of_child(m));
       }
       for (int i = 0; i < q_; ++i) {
+        pulled_from.push_back(next_to_uncovered[i]);
         std::int32_t pull = -1;
         if (next_to_uncovered[i]) {
           std::int64_t y[3] = {xc[0] + v.c[i][0], xc[1] + v.c[i][1], xc[2] + v.c[i][2]};
@@ -436,6 +453,8 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       k.cross.insert(k.cross.end(), list.begin(), list.end());
       k.cross_begin.push_back(std::int32_t(k.cross.size()));
     }
+    for (std::size_t j = 0; j < credit.size(); ++j)
+      if (pulled_from[j] || !credit[j].empty()) k.ring_reads.push_back(std::int32_t(j));
 
   }
 
@@ -448,16 +467,8 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
   // One stream for every level (CUDA): a coarse step, its hand-overs and its sub-steps are queued in order and
   // nothing waits between them.
   for (std::size_t l = 1; l < levels_.size(); ++l) levels_[l].backend->join_stream(*levels_[0].backend);
-  std::vector<int> all(static_cast<std::size_t>(q_));
-  for (int i = 0; i < q_; ++i) all[std::size_t(i)] = i;
   for (std::size_t l = 0; l < couplings_.size(); ++l) {
     Coupling& k = couplings_[l];
-    Backend& c = *levels_[l].backend;
-    Backend& f = *levels_[l + 1].backend;
-    k.parents_list = c.halo_register(k.parents, all);
-    k.ring_list = c.halo_register(k.ring, all);
-    k.ghosts_list = f.halo_register(k.ghosts, all);
-    k.children_list = f.halo_register(k.children, all);
     LevelCouplingTables t;
     t.dims = dims_;
     t.q = q_;
@@ -477,12 +488,13 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       t.cross_weight.push_back(x.weight);
     }
     t.ring_children = k.ring_children;
-    LevelCouplingLists lists;
-    lists.parents = k.parents_list;
-    lists.ring = k.ring_list;
-    lists.ghosts = k.ghosts_list;
-    lists.children = k.children_list;
-    k.ops = make_level_coupling(c, f, lists, t, cfg.threads);
+    t.ghost_reads = k.ghost_reads;
+    t.ring_reads = k.ring_reads;
+    t.parent_cells = k.parents;
+    t.ghost_cells = k.ghosts;
+    t.children_cells = k.children;
+    t.ring_cells = k.ring;
+    k.ops = make_level_coupling(*levels_[l].backend, *levels_[l + 1].backend, t, cfg.threads);
   }
 }
 
@@ -507,10 +519,7 @@ void RefinedLevels::initialize() {
 }
 
 void RefinedLevels::states_written() {
-  for (Coupling& k : couplings_) {
-    levels_[std::size_t(&k - couplings_.data()) + 1].backend->queue_halo_pack(k.children_list);
-    k.ops->restart_pending();
-  }
+  for (Coupling& k : couplings_) k.ops->restart_pending();
   levels_[0].backend->finish_steps();
 }
 
@@ -534,29 +543,23 @@ void RefinedLevels::step(int level) {
 // state t (explosion), the ring the populations that left level ℓ + 1 in its two steps (coalescence). Queued on the
 // levels' backends in this order (kernels/level_coupling.hpp).
 void RefinedLevels::couple_and_step(int level) {
-  Coupling& k = couplings_[std::size_t(level)];
-  Backend& c = *levels_[std::size_t(level)].backend;
-  Backend& f = *levels_[std::size_t(level) + 1].backend;
+  LevelCoupling& k = *couplings_[std::size_t(level)].ops;
   // Explosion: each parent's slope along each axis, per population; a ghost's population i for both sub-steps is
   // the mean of the child's value at the ghost and of the one that a fine step of streaming inside the band brings
   // there (kernels/physics/refinement.hpp). Either alone is a quarter coarse step off, one early, one late; over
   // the two sub-steps the same values enter the fine level in all, so the mean keeps the volumes handed over exactly.
-  c.queue_halo_pack(k.parents_list);
-  k.ops->explode();
+  k.explode();
   // Two fine steps; what their own cells send into the band (states t and t + ½) is summed for the ring: the
   // crossings of the states t − ½ (half of them, held from the last step), t and t + ½ (half), weights ¼, ½, ¼ of
   // a coarse population's two sub-steps' worth, so that the coalesced value stands for the coarse state at t. Each
   // crossing is handed over once in all (half at once, half a step later: fine-level mass in transit, which mass()
-  // counts; initialize() starts it from the initial state's crossings).
+  // counts; initialize() starts it from the initial state's crossings). The sums are complete before the second
+  // fine step, so the coalescence into the ring (a direction no uncovered cell pulls gets the children's mean, state
+  // t + ½) goes with it; level ℓ, which it writes, steps only after both.
   for (int s = 0; s < 2; ++s) {
-    f.queue_halo_unpack(k.ghosts_list);  // before each step: the two lattices swap, the band is in both
-    f.queue_halo_pack(k.children_list);
-    k.ops->take_crossings(s);
+    k.before_sub_step(s);
     step(level + 1);
   }
-  // Coalescence into the ring; a direction no uncovered cell pulls gets the children's mean (state t + ½).
-  k.ops->coalesce();
-  c.queue_halo_unpack(k.ring_list);
 }
 
 std::array<double, 3> RefinedLevels::summed_force(bool pressure_part) {
