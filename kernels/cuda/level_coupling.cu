@@ -8,7 +8,9 @@
 // (LevelCouplingTables::ghost_reads, ring_reads): in 3D the band's inner layer's inward populations, a few tenths
 // of the band. The arithmetic is kernels/physics/refinement.hpp's, as on the host
 // (-fmad=false: the same rounding), so CPU and CUDA refined runs stay bit-identical.
+#include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include "kernels/cuda/cuda_check.cuh"
 #include "kernels/cuda/device_lattices.hpp"
@@ -19,50 +21,50 @@ namespace aerolbm {
 
 namespace cuda {
 
+// Each thread's tables laid out by thread (the t-th value read), lattice cells as 32-bit indices (a level's grid on
+// one GPU holds fewer than 2^31 cells).
 struct CouplingView {
   int dims, q;
-  std::int64_t ghosts, ring;
-  std::int64_t ghost_reads, ring_reads;  // how many
-  const std::int32_t* ghost_read;        // LevelCouplingTables::ghost_reads
-  const std::int32_t* ring_read;         // LevelCouplingTables::ring_reads
-  const std::int32_t* neighbour;
-  const std::int32_t* source0;
-  const std::int32_t* source1;
-  const std::uint8_t* child0;
-  const std::uint8_t* child1;
-  const std::int32_t* cross_begin;
-  const std::int32_t* cross_child;
+  std::int64_t ghost_reads, ring_reads;  // how many (LevelCouplingTables::ghost_reads, ring_reads)
+  // Per ghost value read: its population, the parent slot and child of each sub-step's value, its cell.
+  const std::uint8_t* read_dir;
+  const std::int32_t* read_source0;
+  const std::int32_t* read_source1;
+  const std::uint8_t* read_child0;
+  const std::uint8_t* read_child1;
+  const std::int32_t* read_cell;
+  const std::int32_t* neighbour;      // parent_count × 6, parent slots (refinement::child_value)
+  const std::int64_t* parent_cells;   // slot → coarse cell
+  // Per ring value read: j = r × Q + i.
+  const std::int32_t* ring_read;
+  const std::int32_t* cross_begin;      // ring × Q + 1
+  const std::int32_t* cross_cell;       // per crossing: the child's fine cell
   const double* cross_weight;
-  const std::int32_t* ring_children;
-  const std::int64_t* parent_cells;
-  const std::int64_t* ghost_cells;
-  const std::int64_t* children_cells;
-  const std::int64_t* ring_cells;
+  const std::int32_t* ring_child_cell;  // ring × 2^D: the children's fine cells
+  const std::int32_t* ring_cell;        // ring: the coarse cell
   double* sums;
   double* pending;
 };
 
-// Value k = i × ghosts + g (the t-th that an own cell reads): ghost g's population i in both fine lattices, from
-// the coarse state.
+// The t-th ghost value read: its population i in both fine lattices, from the coarse state.
 template <class T>
 __global__ void explode_kernel(CouplingView v, const T* __restrict__ coarse, std::int64_t coarse_cells,
                                T* __restrict__ fine_a, T* __restrict__ fine_b, std::int64_t fine_cells) {
   const std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= v.ghost_reads) return;
-  const std::int64_t k = v.ghost_read[t];
-  const int i = int(k / v.ghosts);
-  const std::int64_t g = k % v.ghosts, at = g * v.q + i;
+  const int i = v.read_dir[t];
   const refinement::ListedColumn<T> parents{coarse + std::int64_t(i) * coarse_cells, v.parent_cells};
-  const double a = refinement::child_value(parents, v.neighbour, v.source0[at], v.child0[at], v.dims);
-  const double b = refinement::child_value(parents, v.neighbour, v.source1[at], v.child1[at], v.dims);
+  const double a = refinement::child_value(parents, v.neighbour, v.read_source0[t], v.read_child0[t], v.dims);
+  const double b = refinement::child_value(parents, v.neighbour, v.read_source1[t], v.read_child1[t], v.dims);
   const T value = T(0.5 * (a + b));
-  const std::int64_t n = std::int64_t(i) * fine_cells + v.ghost_cells[g];
+  const std::int64_t n = std::int64_t(i) * fine_cells + v.read_cell[t];
   fine_a[n] = value;
   fine_b[n] = value;
 }
 
-// Value j = r × Q + i of the sums (the t-th that is read), from the crossings of the fine state. Mode 0: sub-step
-// 0; 1: sub-step 1, and ring cell r's population i coalesced into the coarse state; 2: restart the pending half.
+// Value j = r × Q + i of the sums (the t-th ring value read), from the crossings of the fine state. Mode 0:
+// sub-step 0; 1: sub-step 1, and ring cell r's population i coalesced into the coarse state; 2: restart the
+// pending half.
 template <int D, class T>
 __global__ void crossings_kernel(CouplingView v, const T* __restrict__ fine, std::int64_t fine_cells, int mode,
                                  T* __restrict__ coarse, std::int64_t coarse_cells) {
@@ -71,16 +73,16 @@ __global__ void crossings_kernel(CouplingView v, const T* __restrict__ fine, std
   const std::int64_t j = v.ring_read[t];
   const std::int64_t r = j / v.q;
   const int i = int(j % v.q);
-  const refinement::ListedColumn<T> children{fine + std::int64_t(i) * fine_cells, v.children_cells};
-  const double now = refinement::crossing_sum(children, v.cross_begin, v.cross_child, v.cross_weight, r, v.q, i);
+  const T* children = fine + std::int64_t(i) * fine_cells;  // the children's population i, by fine cell
+  const double now = refinement::crossing_sum(children, v.cross_begin, v.cross_cell, v.cross_weight, r, v.q, i);
   if (mode == 0) {
     v.sums[j] = v.pending[j] + now;
   } else if (mode == 1) {
     const double sum = v.sums[j] + 0.5 * now;
     v.sums[j] = sum;
     v.pending[j] = 0.5 * now;
-    coarse[std::int64_t(i) * coarse_cells + v.ring_cells[r]] = T(refinement::coalesced_value<D>(
-        sum, children, v.cross_begin, v.cross_weight, v.ring_children, r, v.q, i));
+    coarse[std::int64_t(i) * coarse_cells + v.ring_cell[r]] = T(refinement::coalesced_value<D>(
+        sum, children, v.cross_begin, v.cross_weight, v.ring_child_cell, r, v.q, i));
   } else {
     v.pending[j] = 0.5 * now;
   }
@@ -107,21 +109,46 @@ class CudaLevelCoupling final : public LevelCoupling {
         fine_(lattice_owner(fine)) {
     if (!stream_ || stream_ != static_cast<cudaStream_t>(fine.stream_handle()))
       throw std::logic_error("refinement: the CUDA levels must share one stream (Backend::join_stream)");
+    // The tables by thread, lattice cells as 32-bit indices.
+    auto cell32 = [](std::int64_t n) {
+      if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
+        throw std::invalid_argument("refinement: a level of 2^31 cells or more does not fit one GPU's hand-over");
+      return std::int32_t(n);
+    };
+    const std::size_t reads = t.ghost_reads.size();
+    std::vector<std::uint8_t> dir(reads), child0(reads), child1(reads);
+    std::vector<std::int32_t> source0(reads), source1(reads), cell(reads);
+    for (std::size_t r = 0; r < reads; ++r) {
+      const std::int64_t k = t.ghost_reads[r], i = k / t.ghosts, g = k % t.ghosts;
+      const std::size_t at = std::size_t(g * t.q + i);
+      dir[r] = std::uint8_t(i);
+      source0[r] = t.source[0][at];
+      source1[r] = t.source[1][at];
+      child0[r] = t.source_child[0][at];
+      child1[r] = t.source_child[1][at];
+      cell[r] = cell32(t.ghost_cells[std::size_t(g)]);
+    }
+    std::vector<std::int32_t> cross_cell(t.cross_child.size()), ring_child_cell(t.ring_children.size()),
+        ring_cell(t.ring_cells.size());
+    for (std::size_t j = 0; j < cross_cell.size(); ++j)
+      cross_cell[j] = cell32(t.children_cells[std::size_t(t.cross_child[j])]);
+    for (std::size_t j = 0; j < ring_child_cell.size(); ++j)
+      ring_child_cell[j] = cell32(t.children_cells[std::size_t(t.ring_children[j])]);
+    for (std::size_t j = 0; j < ring_cell.size(); ++j) ring_cell[j] = cell32(t.ring_cells[j]);
+    upload(read_dir_, dir);
+    upload(read_source_[0], source0);
+    upload(read_source_[1], source1);
+    upload(read_child_[0], child0);
+    upload(read_child_[1], child1);
+    upload(read_cell_, cell);
     upload(neighbour_, t.neighbour);
-    upload(source_[0], t.source[0]);
-    upload(source_[1], t.source[1]);
-    upload(child_[0], t.source_child[0]);
-    upload(child_[1], t.source_child[1]);
-    upload(cross_begin_, t.cross_begin);
-    upload(cross_child_, t.cross_child);
-    upload(cross_weight_, t.cross_weight);
-    upload(ring_children_, t.ring_children);
-    upload(ghost_read_, t.ghost_reads);
-    upload(ring_read_, t.ring_reads);
     upload(parent_cells_, t.parent_cells);
-    upload(ghost_cells_, t.ghost_cells);
-    upload(children_cells_, t.children_cells);
-    upload(ring_cells_, t.ring_cells);
+    upload(ring_read_, t.ring_reads);
+    upload(cross_begin_, t.cross_begin);
+    upload(cross_cell_, cross_cell);
+    upload(cross_weight_, t.cross_weight);
+    upload(ring_child_cell_, ring_child_cell);
+    upload(ring_cell_, ring_cell);
     n_ = std::size_t(t.ring * t.q);
     sums_.resize(std::max<std::size_t>(1, n_));
     pending_.resize(std::max<std::size_t>(1, n_));
@@ -129,25 +156,22 @@ class CudaLevelCoupling final : public LevelCoupling {
     AEROLBM_CUDA_CHECK(cudaMemsetAsync(pending_.data(), 0, pending_.size() * sizeof(double), stream_));
     v_ = CouplingView{t.dims,
                       t.q,
-                      t.ghosts,
-                      t.ring,
-                      std::int64_t(t.ghost_reads.size()),
+                      std::int64_t(reads),
                       std::int64_t(t.ring_reads.size()),
-                      ghost_read_.data(),
-                      ring_read_.data(),
+                      read_dir_.data(),
+                      read_source_[0].data(),
+                      read_source_[1].data(),
+                      read_child_[0].data(),
+                      read_child_[1].data(),
+                      read_cell_.data(),
                       neighbour_.data(),
-                      source_[0].data(),
-                      source_[1].data(),
-                      child_[0].data(),
-                      child_[1].data(),
-                      cross_begin_.data(),
-                      cross_child_.data(),
-                      cross_weight_.data(),
-                      ring_children_.data(),
                       parent_cells_.data(),
-                      ghost_cells_.data(),
-                      children_cells_.data(),
-                      ring_cells_.data(),
+                      ring_read_.data(),
+                      cross_begin_.data(),
+                      cross_cell_.data(),
+                      cross_weight_.data(),
+                      ring_child_cell_.data(),
+                      ring_cell_.data(),
                       sums_.data(),
                       pending_.data()};
   }
@@ -198,11 +222,11 @@ class CudaLevelCoupling final : public LevelCoupling {
   cudaStream_t stream_;
   DeviceLatticeOwner& coarse_;
   DeviceLatticeOwner& fine_;
-  DeviceBuffer<std::int32_t> neighbour_, source_[2], cross_begin_, cross_child_, ring_children_, ghost_read_,
-      ring_read_;
-  DeviceBuffer<std::uint8_t> child_[2];
+  DeviceBuffer<std::uint8_t> read_dir_, read_child_[2];
+  DeviceBuffer<std::int32_t> read_source_[2], read_cell_, neighbour_, ring_read_, cross_begin_, cross_cell_,
+      ring_child_cell_, ring_cell_;
+  DeviceBuffer<std::int64_t> parent_cells_;
   DeviceBuffer<double> cross_weight_, sums_, pending_;
-  DeviceBuffer<std::int64_t> parent_cells_, ghost_cells_, children_cells_, ring_cells_;
   std::size_t n_ = 0;
   CouplingView v_{};
 };
