@@ -1,10 +1,10 @@
 #pragma once
-// The hand-over between a refined level and the next finer one (kernels/physics/refinement.hpp), where the levels'
-// populations live: for the CPU backend on the host, through its halo buffers (Backend::halo_buffer: each call
-// packs and unpacks the lists it needs); for CUDA by device kernels on the levels' one stream
-// (Backend::join_stream) that read and write the two levels' lattices through the cell lists themselves, ordered
-// behind the steps queued before them, so that a coarse step with its fine sub-steps goes out without waiting for
-// the host and with three launches per interface (src/solver/refined_levels.cpp calls them in order).
+// The hand-over between a refined level and the next finer one (kernels/physics/refinement.hpp), on the two levels'
+// lattices in place (LatticeOwner), value by value (refinement::explode_value, crossings_value): on the host for
+// the CPU backend (OpenMP loops), by device kernels on the levels' one stream for CUDA (Backend::join_stream),
+// ordered behind the steps queued before them, so that a coarse step with its fine sub-steps goes out without
+// waiting for the host, with three launches per interface (src/solver/refined_levels.cpp calls them in order).
+// Only the values an own cell reads are computed; the rest of the band and the ring is never read.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -13,27 +13,27 @@
 
 namespace aerolbm {
 
-// What src/solver/refined_levels.cpp works out once per interface (its Coupling describes each table).
+// What src/solver/refined_levels.cpp works out once per interface (refinement::CouplingView describes each
+// table): every table laid out by the value it computes, cells as indices into their level's grid.
 struct LevelCouplingTables {
   int dims = 2;
   int q = 9;
-  std::int64_t parents = 0;       // values per direction in the parents buffer (the parents, then their neighbours)
-  std::int64_t parent_count = 0;  // the parents proper
-  std::int64_t ghosts = 0, children = 0, ring = 0;  // values per direction in those buffers
-  std::vector<std::int32_t> neighbour;              // parent_count × 6 (refinement::child_value)
-  std::vector<std::int32_t> source[2];              // ghosts × Q, per fine sub-step: the parent
-  std::vector<std::uint8_t> source_child[2];        // ... and which of its children
-  std::vector<std::int32_t> cross_begin;            // ring × Q + 1 (refinement::crossing_sum)
-  std::vector<std::int32_t> cross_child;
+  std::int64_t ring = 0;  // ring cells: the sums and what is in transit hold ring × Q values
+  // The band's values that an own cell reads (population i of ghost g, pulled by the own cell at g + c_i): their
+  // population, fine cell, and per fine sub-step the parent slot and which of its children (bit a: the upper half
+  // along axis a) the value stands for.
+  std::vector<std::uint8_t> read_dir, read_child[2];
+  std::vector<std::int32_t> read_cell, read_source[2];
+  std::vector<std::int32_t> neighbour;     // parents proper × 6 (refinement::child_value): parent slots or −1
+  std::vector<std::int64_t> parent_cells;  // parent slot → coarse cell (the parents, then their neighbours)
+  // The ring's values that are read (r × Q + i, with crossings or pulled by an uncovered cell), ascending; the
+  // others have no crossings, so their sums and pending stay 0.
+  std::vector<std::int32_t> ring_reads;
+  std::vector<std::int32_t> cross_begin;      // ring × Q + 1 (refinement::crossing_sum)
+  std::vector<std::int32_t> cross_cell;       // per crossing: the child's fine cell
   std::vector<double> cross_weight;
-  std::vector<std::int32_t> ring_children;          // ring × 2^D
-  // The values an own cell reads, ascending: of the ghost buffer (i × ghosts + g: pulled by the own cell at the
-  // ghost + c_i) and of the ring (r × Q + i: with crossings, or pulled by an uncovered cell). The CUDA form
-  // computes only these; the others are never read (their sums and pending stay 0: they have no crossings).
-  std::vector<std::int32_t> ghost_reads, ring_reads;
-  // The cells behind those values, in their grids' cell indices: on the coarse level the parents (then their
-  // neighbours) and the ring, on the fine level the ghost band and the children under the ring.
-  std::vector<std::int64_t> parent_cells, ghost_cells, children_cells, ring_cells;
+  std::vector<std::int32_t> ring_child_cell;  // ring × 2^D: the children's fine cells
+  std::vector<std::int32_t> ring_cell;        // the ring's coarse cells
 };
 
 class LevelCoupling {
@@ -54,8 +54,8 @@ class LevelCoupling {
   virtual void write_pending(const std::vector<double>& in) = 0;
 };
 
-// For two backends of one kind (the host form registers the four lists as halo lists of all Q directions,
-// Backend::halo_register); `threads`: the CPU form's OpenMP threads (BackendConfig::threads; 0: OpenMP's default).
+// For two backends of one kind, both LatticeOwners; `threads`: the CPU form's OpenMP threads
+// (BackendConfig::threads; 0: OpenMP's default).
 std::unique_ptr<LevelCoupling> make_level_coupling(Backend& coarse, Backend& fine, const LevelCouplingTables& tables,
                                                    int threads = 0);
 // The CUDA form (kernels/cuda/level_coupling.cu); CPU-only builds throw.

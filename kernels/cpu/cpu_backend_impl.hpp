@@ -15,6 +15,7 @@
 #include "kernels/backend_factory.hpp"
 #include "kernels/cpu/cpu_face_rows.hpp"
 #include "kernels/cpu/cpu_rows.hpp"
+#include "kernels/lattice_owner.hpp"
 #include "kernels/physics/cell_update.hpp"
 #include "kernels/physics/field_averages.hpp"
 #include "kernels/physics/wall_masks.hpp"
@@ -25,7 +26,7 @@
 namespace aerolbm::cpu {
 
 template <class L, class T>
-class CpuBackend final : public Backend {
+class CpuBackend final : public Backend, public LatticeOwner {
   using R = T;  // arithmetic in the storage precision (fp32 or fp64)
 
  public:
@@ -251,6 +252,11 @@ class CpuBackend final : public Backend {
   }
 
   std::size_t population_bytes() const override { return sizeof(T); }
+
+  Lattices lattices() override {
+    if (aa_) throw std::logic_error("lattices: the in-place kernel keeps one lattice");
+    return Lattices{a_, b_, stride_};
+  }
 
   int halo_register(const std::vector<std::int64_t>& cells, const std::vector<int>& dirs) override {
     if (aa_) throw std::logic_error("halo exchange needs the two-lattice (pull) layout");

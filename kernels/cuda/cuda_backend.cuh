@@ -19,10 +19,10 @@
 
 #include "kernels/backend.hpp"
 #include "kernels/backend_factory.hpp"
+#include "kernels/lattice_owner.hpp"
 #include "kernels/cuda/average_kernels.cuh"
 #include "kernels/cuda/cuda_backend_factory.hpp"
 #include "kernels/cuda/cuda_check.cuh"
-#include "kernels/cuda/device_lattices.hpp"
 #include "kernels/cuda/field_transfer.cuh"
 #include "kernels/cuda/halo_kernels.cuh"
 #include "kernels/cuda/lbm_kernels.cuh"
@@ -47,7 +47,7 @@ inline void create_priority_stream(cudaStream_t& stream, cudaEvent_t& a, cudaEve
 }
 
 template <class L, class T>
-class CudaBackend final : public Backend, public cuda::DeviceLatticeOwner {
+class CudaBackend final : public Backend, public LatticeOwner {
   using R = float;
 
  public:
@@ -497,10 +497,10 @@ class CudaBackend final : public Backend, public cuda::DeviceLatticeOwner {
 
   void* stream_handle() override { return stream_; }
 
-  cuda::DeviceLattices device_lattices() override {
-    if (aa_) throw std::logic_error("device_lattices: the in-place kernels keep one lattice");
+  Lattices lattices() override {
+    if (aa_) throw std::logic_error("lattices: the in-place kernels keep one lattice");
     flush_sample();
-    return cuda::DeviceLattices{a_.data(), b_.data(), g_.cells};
+    return Lattices{a_.data(), b_.data(), g_.cells};
   }
 
   void join_stream(Backend& other) override {

@@ -41,8 +41,7 @@ AEROLBM_HD double coalesced(double sum_shifted, double count) {
 // The hand-over's arithmetic, in double whatever the storage, written once for both backends
 // (src/solver/refined_levels.cpp builds the tables; kernels/level_coupling.hpp runs them on the host or the
 // device). Each function reads one population i of a list of cells through a `Column` v, v[k] being the value of
-// the list's k-th cell: a row of a halo buffer (Backend::halo_buffer: Q rows, one value per listed cell; a pointer
-// to row i) on the host, the lattice itself read through the list (ListedColumn) on the device.
+// the k-th: the lattice's row i itself where k is a cell, or read through a list of cells (ListedColumn).
 
 // Population i of the listed cells, read where the lattice holds it: row = the lattice's row i (state + i × cells).
 template <class T>
@@ -92,6 +91,71 @@ AEROLBM_HD double coalesced_value(double sum, const Column& v, const std::int32_
   double value = 0;
   for (int b = 0; b < (1 << D); ++b) value += double(v[ring_children[(r << D) + b]]);
   return value / double(1 << D);
+}
+
+// The hand-over per value, for both backends' loops (kernels/level_coupling.hpp): the tables as raw arrays (host
+// or device memory, LevelCouplingTables), each laid out by the value it computes, and the levels' lattices in
+// place (population i of cell n at i × stride + n; cells as 32-bit indices).
+struct CouplingView {
+  int dims, q;
+  std::int64_t ghost_reads, ring_reads;  // how many values of the band and of the ring are read
+  // Per band value read: its population, its fine cell, and per fine sub-step the parent slot and child it comes from.
+  const std::uint8_t* read_dir;
+  const std::int32_t* read_cell;
+  const std::int32_t* read_source0;
+  const std::int32_t* read_source1;
+  const std::uint8_t* read_child0;
+  const std::uint8_t* read_child1;
+  const std::int32_t* neighbour;     // parents proper × 6: parent slots (child_value)
+  const std::int64_t* parent_cells;  // slot → coarse cell
+  // Per ring value read: j = r × Q + i, with its crossings (CSR over ring × Q) by fine cell and weight.
+  const std::int32_t* ring_read;
+  const std::int32_t* cross_begin;
+  const std::int32_t* cross_cell;
+  const double* cross_weight;
+  const std::int32_t* ring_child_cell;  // ring × 2^D: the children's fine cells
+  const std::int32_t* ring_cell;        // the ring's coarse cells
+  double* sums;                         // ring × Q
+  double* pending;                      // ring × Q: what is in transit
+};
+
+// The t-th band value read: the mean of its two sub-steps' child values from the coarse state, into both fine
+// lattices (no step writes a ghost cell, so it holds for both sub-steps).
+template <class T>
+AEROLBM_HD void explode_value(const CouplingView& v, std::int64_t t, const T* coarse, std::int64_t coarse_stride,
+                              T* fine_a, T* fine_b, std::int64_t fine_stride) {
+  const int i = v.read_dir[t];
+  const ListedColumn<T> parents{coarse + std::int64_t(i) * coarse_stride, v.parent_cells};
+  const double a = child_value(parents, v.neighbour, v.read_source0[t], v.read_child0[t], v.dims);
+  const double b = child_value(parents, v.neighbour, v.read_source1[t], v.read_child1[t], v.dims);
+  const T value = T(0.5 * (a + b));
+  const std::int64_t n = std::int64_t(i) * fine_stride + v.read_cell[t];
+  fine_a[n] = value;
+  fine_b[n] = value;
+}
+
+// The t-th ring value read, j = r × Q + i, from the crossings of the fine state. Mode 0 (before fine sub-step 0):
+// sums = pending + them; 1 (before sub-step 1): sums += ½ them, pending = ½ them, and ring cell r's population i
+// coalesced into the coarse state; 2 (after the states were written): pending = ½ them.
+template <int D, class T>
+AEROLBM_HD void crossings_value(const CouplingView& v, std::int64_t t, int mode, const T* fine,
+                                std::int64_t fine_stride, T* coarse, std::int64_t coarse_stride) {
+  const std::int64_t j = v.ring_read[t];
+  const std::int64_t r = j / v.q;
+  const int i = int(j % v.q);
+  const T* children = fine + std::int64_t(i) * fine_stride;  // population i, by fine cell
+  const double now = crossing_sum(children, v.cross_begin, v.cross_cell, v.cross_weight, r, v.q, i);
+  if (mode == 0) {
+    v.sums[j] = v.pending[j] + now;
+  } else if (mode == 1) {
+    const double sum = v.sums[j] + 0.5 * now;
+    v.sums[j] = sum;
+    v.pending[j] = 0.5 * now;
+    coarse[std::int64_t(i) * coarse_stride + v.ring_cell[r]] =
+        T(coalesced_value<D>(sum, children, v.cross_begin, v.cross_weight, v.ring_child_cell, r, v.q, i));
+  } else {
+    v.pending[j] = 0.5 * now;
+  }
 }
 
 }  // namespace aerolbm::refinement

@@ -47,7 +47,7 @@ struct RefinedLevels::Coupling {
   std::vector<std::int32_t> ring_children;  // ring × 2^D: every child (index into `children`)
   // The values an own cell reads: the ghosts' populations i (i × ghosts + g) that the own cell at the ghost + c_i
   // pulls, and the ring's (r × Q + i) that carry crossings or that an uncovered cell pulls; ascending. The rest of
-  // the band and the ring is never read (the CUDA form computes only these).
+  // the band and the ring is never read (the hand-over computes only these).
   std::vector<std::int32_t> ghost_reads, ring_reads;
   // The hand-over itself, on the host or the device (kernels/level_coupling.hpp). It keeps half the second
   // sub-step's crossings (ring × Q, shifted values times their weights), handed over with the next coarse step
@@ -332,7 +332,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       }
     }
     if (std::int64_t(k.ghosts.size()) * q_ > std::numeric_limits<std::int32_t>::max())
-      refuse("level " + std::to_string(l + 1) + "'s band holds more than 2^31 values");
+      refuse("level " + std::to_string(l + 1) + "'s band holds 2^31 values or more");
     for (int i = 0; i < q_; ++i)
       for (std::size_t g = 0; g < k.ghosts.size(); ++g) {
         std::int64_t xf[3];
@@ -469,31 +469,36 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
   for (std::size_t l = 1; l < levels_.size(); ++l) levels_[l].backend->join_stream(*levels_[0].backend);
   for (std::size_t l = 0; l < couplings_.size(); ++l) {
     Coupling& k = couplings_[l];
+    // The tables by the value each computes, cells as 32-bit indices (a level's grid on one GPU or host holds
+    // fewer than 2^31 cells: checked).
+    const std::int64_t fine_cells = levels_[l + 1].d.cells(), coarse_cells = levels_[l].d.cells();
+    if (std::max(fine_cells, coarse_cells) > std::numeric_limits<std::int32_t>::max())
+      refuse("level " + std::to_string(l + 1) + " or the level below holds 2^31 cells or more");
     LevelCouplingTables t;
     t.dims = dims_;
     t.q = q_;
-    t.parents = std::int64_t(k.parents.size());
-    t.parent_count = std::int64_t(k.parent_count);
-    t.ghosts = std::int64_t(k.ghosts.size());
-    t.children = std::int64_t(k.children.size());
     t.ring = std::int64_t(k.ring.size());
-    t.neighbour = k.neighbour;
-    for (int s = 0; s < 2; ++s) {
-      t.source[s] = k.source[s];
-      t.source_child[s] = k.source_child[s];
+    const std::int64_t ng = std::int64_t(k.ghosts.size());
+    for (const std::int32_t read : k.ghost_reads) {
+      const std::int64_t i = read / ng, g = read % ng;
+      const std::size_t at = std::size_t(g * q_ + i);
+      t.read_dir.push_back(std::uint8_t(i));
+      t.read_cell.push_back(std::int32_t(k.ghosts[std::size_t(g)]));
+      for (int s = 0; s < 2; ++s) {
+        t.read_source[s].push_back(k.source[s][at]);
+        t.read_child[s].push_back(k.source_child[s][at]);
+      }
     }
+    t.neighbour = k.neighbour;
+    t.parent_cells = k.parents;
+    t.ring_reads = k.ring_reads;
     t.cross_begin = k.cross_begin;
     for (const Coupling::Crossing& x : k.cross) {
-      t.cross_child.push_back(x.child);
+      t.cross_cell.push_back(std::int32_t(k.children[std::size_t(x.child)]));
       t.cross_weight.push_back(x.weight);
     }
-    t.ring_children = k.ring_children;
-    t.ghost_reads = k.ghost_reads;
-    t.ring_reads = k.ring_reads;
-    t.parent_cells = k.parents;
-    t.ghost_cells = k.ghosts;
-    t.children_cells = k.children;
-    t.ring_cells = k.ring;
+    for (const std::int32_t c : k.ring_children) t.ring_child_cell.push_back(std::int32_t(k.children[std::size_t(c)]));
+    for (const std::int64_t n : k.ring) t.ring_cell.push_back(std::int32_t(n));
     k.ops = make_level_coupling(*levels_[l].backend, *levels_[l + 1].backend, t, cfg.threads);
   }
 }
