@@ -8,10 +8,10 @@
 // level ℓ (a side on a face of the domain keeps that face's boundary; an axis the box spans wholly keeps its
 // periodicity); the cells of level ℓ under the box are flagged cell::ghost there (never updated: the ring next to
 // the uncovered cells receives what the finer level sends out). The hand-over into the ghost band and the ring is
-// computed where the populations live (kernels/level_coupling.hpp: on the host through the CPU backend's halo
-// buffers, by device kernels on the lattices in place on the levels' one stream for CUDA, so a coarse step with
-// its sub-steps goes out without a host round trip), and two backends that step a level alike (CPU and CUDA are
-// bit-identical) give the same refined run.
+// computed on the levels' lattices in place (kernels/level_coupling.hpp: OpenMP loops on the host, device kernels
+// on the levels' one stream for CUDA, so a coarse step with its sub-steps goes out without a host round trip), by
+// the same per-value functions, and two backends that step a level alike (CPU and CUDA are bit-identical) give the
+// same refined run.
 //
 // This first form: the pull kernel, fp32 or fp64 storage, one box per level, bands that meet no face of the
 // domain across them. A level's cells come from a grid of its own where one is given (the domain built at that
