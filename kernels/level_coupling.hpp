@@ -54,6 +54,10 @@ class LevelCoupling {
   virtual void write_pending(const std::vector<double>& in) = 0;
 };
 
+class LatticeOwner;
+// A level's backend as the hand-over uses it (both backends are LatticeOwners; throws for one that is not).
+LatticeOwner& coupling_lattices(Backend& b);
+
 // For two backends of one kind, both LatticeOwners; `threads`: the CPU form's OpenMP threads
 // (BackendConfig::threads; 0: OpenMP's default).
 std::unique_ptr<LevelCoupling> make_level_coupling(Backend& coarse, Backend& fine, const LevelCouplingTables& tables,

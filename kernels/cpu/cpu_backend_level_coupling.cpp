@@ -13,13 +13,13 @@
 
 namespace aerolbm {
 
-namespace {
-
-LatticeOwner& lattice_owner(Backend& b) {
+LatticeOwner& coupling_lattices(Backend& b) {
   auto* o = dynamic_cast<LatticeOwner*>(&b);
   if (!o) throw std::logic_error("refinement: the hand-over needs backends that give their lattices");
   return *o;
 }
+
+namespace {
 
 template <class T>
 class HostLevelCoupling final : public LevelCoupling {
@@ -27,8 +27,8 @@ class HostLevelCoupling final : public LevelCoupling {
   HostLevelCoupling(Backend& coarse, Backend& fine, const LevelCouplingTables& t, int threads)
       : t_(t),
         threads_(threads > 0 ? threads : omp_get_max_threads()),
-        coarse_(lattice_owner(coarse)),
-        fine_(lattice_owner(fine)),
+        coarse_(coupling_lattices(coarse)),
+        fine_(coupling_lattices(fine)),
         sums_(std::size_t(t.ring * t.q), 0.0),
         pending_(std::size_t(t.ring * t.q), 0.0) {
     v_ = refinement::CouplingView{t_.dims,

@@ -37,19 +37,13 @@ void upload(DeviceBuffer<U>& d, const std::vector<U>& h) {
   d.upload(h.data(), h.size());
 }
 
-LatticeOwner& lattice_owner(Backend& b) {
-  auto* o = dynamic_cast<LatticeOwner*>(&b);
-  if (!o) throw std::logic_error("refinement: the CUDA hand-over needs backends that give their lattices");
-  return *o;
-}
-
 template <class T>
 class CudaLevelCoupling final : public LevelCoupling {
  public:
   CudaLevelCoupling(Backend& coarse, Backend& fine, const LevelCouplingTables& t)
       : stream_(static_cast<cudaStream_t>(coarse.stream_handle())),
-        coarse_(lattice_owner(coarse)),
-        fine_(lattice_owner(fine)) {
+        coarse_(coupling_lattices(coarse)),
+        fine_(coupling_lattices(fine)) {
     if (!stream_ || stream_ != static_cast<cudaStream_t>(fine.stream_handle()))
       throw std::logic_error("refinement: the CUDA levels must share one stream (Backend::join_stream)");
     upload(read_dir_, t.read_dir);
