@@ -19,18 +19,22 @@ struct LevelCouplingTables {
   int dims = 2;
   int q = 9;
   std::int64_t ring = 0;  // ring cells: the sums and what is in transit hold ring × Q values
-  // The band's values that an own cell reads (population i of ghost g, pulled by the own cell at g + c_i): their
-  // population, fine cell, and per fine sub-step the parent slot and which of its children (bit a: the upper half
-  // along axis a) the value stands for.
-  std::vector<std::uint8_t> read_dir, read_child[2];
+  // The band's values that an own cell reads (population i of ghost g, pulled by the own cell at g + c_i, or its
+  // mirror image across a free-slip face): their population, fine cell, and per fine sub-step the parent slot and
+  // which of its children (bit a: the upper half along axis a) the value stands for; read_dir1: the population the
+  // second sub-step's value comes as (read_dir, or mirrored across a free-slip face).
+  std::vector<std::uint8_t> read_dir, read_dir1, read_child[2];
   std::vector<std::int32_t> read_cell, read_source[2];
-  std::vector<std::int32_t> neighbour;     // parents proper × 6 (refinement::child_value): parent slots or −1
+  std::vector<std::int32_t> neighbour;     // parents proper × 6 (refinement::child_value): parent slots, −1, or
+                                           // refinement::kMirrorImage
+  std::vector<std::uint8_t> mirror;        // 3 × Q: population i mirrored along axis a
   std::vector<std::int64_t> parent_cells;  // parent slot → coarse cell (the parents, then their neighbours)
   // The ring's values that are read (r × Q + i, with crossings or pulled by an uncovered cell), ascending; the
   // others have no crossings, so their sums and pending stay 0.
   std::vector<std::int32_t> ring_reads;
   std::vector<std::int32_t> cross_begin;      // ring × Q + 1 (refinement::crossing_sum)
   std::vector<std::int32_t> cross_cell;       // per crossing: the child's fine cell
+  std::vector<std::uint8_t> cross_dir;        // and its population that crosses (i, or mirrored on its way)
   std::vector<double> cross_weight;
   std::vector<std::int32_t> ring_child_cell;  // ring × 2^D: the children's fine cells
   std::vector<std::int32_t> ring_cell;        // the ring's coarse cells

@@ -47,6 +47,7 @@ class CudaLevelCoupling final : public LevelCoupling {
     if (!stream_ || stream_ != static_cast<cudaStream_t>(fine.stream_handle()))
       throw std::logic_error("refinement: the CUDA levels must share one stream (Backend::join_stream)");
     upload(read_dir_, t.read_dir);
+    upload(read_dir1_, t.read_dir1);
     upload(read_cell_, t.read_cell);
     upload(read_source_[0], t.read_source[0]);
     upload(read_source_[1], t.read_source[1]);
@@ -54,9 +55,11 @@ class CudaLevelCoupling final : public LevelCoupling {
     upload(read_child_[1], t.read_child[1]);
     upload(neighbour_, t.neighbour);
     upload(parent_cells_, t.parent_cells);
+    upload(mirror_, t.mirror);
     upload(ring_read_, t.ring_reads);
     upload(cross_begin_, t.cross_begin);
     upload(cross_cell_, t.cross_cell);
+    upload(cross_dir_, t.cross_dir);
     upload(cross_weight_, t.cross_weight);
     upload(ring_child_cell_, t.ring_child_cell);
     upload(ring_cell_, t.ring_cell);
@@ -70,6 +73,7 @@ class CudaLevelCoupling final : public LevelCoupling {
                                   std::int64_t(t.read_dir.size()),
                                   std::int64_t(t.ring_reads.size()),
                                   read_dir_.data(),
+                                  read_dir1_.data(),
                                   read_cell_.data(),
                                   read_source_[0].data(),
                                   read_source_[1].data(),
@@ -77,9 +81,11 @@ class CudaLevelCoupling final : public LevelCoupling {
                                   read_child_[1].data(),
                                   neighbour_.data(),
                                   parent_cells_.data(),
+                                  mirror_.data(),
                                   ring_read_.data(),
                                   cross_begin_.data(),
                                   cross_cell_.data(),
+                                  cross_dir_.data(),
                                   cross_weight_.data(),
                                   ring_child_cell_.data(),
                                   ring_cell_.data(),
@@ -132,7 +138,7 @@ class CudaLevelCoupling final : public LevelCoupling {
   cudaStream_t stream_;
   LatticeOwner& coarse_;
   LatticeOwner& fine_;
-  DeviceBuffer<std::uint8_t> read_dir_, read_child_[2];
+  DeviceBuffer<std::uint8_t> read_dir_, read_dir1_, read_child_[2], mirror_, cross_dir_;
   DeviceBuffer<std::int32_t> read_cell_, read_source_[2], neighbour_, ring_read_, cross_begin_, cross_cell_,
       ring_child_cell_, ring_cell_;
   DeviceBuffer<std::int64_t> parent_cells_;

@@ -7,7 +7,8 @@
 //
 // - explosion (coarse → fine): a ghost's population i for the first fine sub-step is its parent's post-collision
 //   value; for the second it is the value that one fine step of pure streaming inside the band brings to it, the
-//   parent's of the ghost at −c_i (the ghost's own parent where −c_i leaves the band). Over the two sub-steps each
+//   parent's of the ghost at −c_i (the ghost's own parent where −c_i leaves the band; across a free-slip face, the
+//   mirror image's: the population mirrored). Over the two sub-steps each
 //   of the 2^D children of a coarse cell then enters the fine level exactly once along every c_i that points into
 //   it, convex corners included: the coarse cell's mass along c_i, f_i V, is what the fine level receives.
 // - coalescence (fine → coarse): a covered coarse cell G's population i, which the coarse cell at G + c_i pulls, is
@@ -18,7 +19,10 @@
 //   receives is exactly what left the fine level.
 //
 // Across the faces and edges of a box, mass and momentum are then conserved to rounding (each population's volume
-// is handed over unchanged); at its corners, see coalesced().
+// is handed over unchanged); at its corners, see coalesced(). A box may lie on a free-slip face (a symmetry plane,
+// as a half wing's root plane is): the levels' steps reflect there, and the hand-over reads the mirror image
+// beyond it as the step does (the populations mirrored), so the half domain hands over what the whole, mirrored
+// domain would.
 #include <cstdint>
 
 #include "kernels/physics/hd.hpp"
@@ -51,31 +55,43 @@ struct ListedColumn {
   AEROLBM_HD T operator[](std::int64_t k) const { return row[cells[k]]; }
 };
 
+// A neighbour entry of child_value that stands for the parent itself seen across a free-slip face (a symmetry
+// plane): its mirror image, whose population i is the parent's own population i mirrored along that axis.
+inline constexpr std::int32_t kMirrorImage = -2;
+
 // Parent p's population at its child b (bit a: the upper half along axis a): f + Σ_a ±¼ slope_a, the slope along
 // a central where both neighbours (neighbour[6 p + 2 a], [6 p + 2 a + 1]: indices into the parents' list, −1
-// where the neighbour is not an own fluid cell) are there, one-sided where one is, none where neither is, so that
-// the 2^D children keep the parent's sum exactly.
-template <class Column>
-AEROLBM_HD double child_value(const Column& v, const std::int32_t* neighbour, std::int64_t p, unsigned b, int dims) {
-  double value = double(v[p]);
+// where the neighbour is not an own fluid cell, kMirrorImage across a free-slip face: mirrored(a, p), the parent's
+// population mirrored along a) are there, one-sided where one is, none where neither is, so that the 2^D children
+// keep the parent's sum exactly.
+template <class Column, class Mirrored>
+AEROLBM_HD double child_value(const Column& v, const std::int32_t* neighbour, std::int64_t p, unsigned b, int dims,
+                              const Mirrored& mirrored) {
+  const double own = double(v[p]);
+  double value = own;
   for (int a = 0; a < dims; ++a) {
     const std::int32_t lo = neighbour[6 * p + 2 * a], hi = neighbour[6 * p + 2 * a + 1];
+    const bool has_lo = lo >= 0 || lo == kMirrorImage, has_hi = hi >= 0 || hi == kMirrorImage;
+    const double below = lo >= 0 ? double(v[lo]) : has_lo ? double(mirrored(a, p)) : 0.0;
+    const double above = hi >= 0 ? double(v[hi]) : has_hi ? double(mirrored(a, p)) : 0.0;
     double slope = 0;
-    if (lo >= 0 && hi >= 0) slope = 0.5 * (double(v[hi]) - double(v[lo]));
-    else if (hi >= 0) slope = double(v[hi]) - double(v[p]);
-    else if (lo >= 0) slope = double(v[p]) - double(v[lo]);
+    if (has_lo && has_hi) slope = 0.5 * (above - below);
+    else if (has_hi) slope = above - own;
+    else if (has_lo) slope = own - below;
     value += ((b >> a) & 1u ? 0.25 : -0.25) * slope;
   }
   return value;
 }
 
 // Σ weight × value over the crossings of ring cell r's population i (CSR: begin[r q + i] .. begin[r q + i + 1]
-// into child/weight; child: an index into the children's list), v: the children's population i.
-template <class Column>
-AEROLBM_HD double crossing_sum(const Column& v, const std::int32_t* begin, const std::int32_t* child,
-                               const double* weight, std::int64_t r, int q, int i) {
+// into cell/dir/weight): the fine cell's population dir, read from the fine lattice (population d of cell n at
+// d × stride + n). dir is i except where the crossing was mirrored at a free-slip face on its way.
+template <class T>
+AEROLBM_HD double crossing_sum(const T* fine, std::int64_t stride, const std::int32_t* begin, const std::int32_t* cell,
+                               const std::uint8_t* dir, const double* weight, std::int64_t r, int q, int i) {
   double sum = 0;
-  for (std::int32_t j = begin[r * q + i]; j < begin[r * q + i + 1]; ++j) sum += weight[j] * double(v[child[j]]);
+  for (std::int32_t j = begin[r * q + i]; j < begin[r * q + i + 1]; ++j)
+    sum += weight[j] * double(fine[std::int64_t(dir[j]) * stride + cell[j]]);
   return sum;
 }
 
@@ -99,8 +115,10 @@ AEROLBM_HD double coalesced_value(double sum, const Column& v, const std::int32_
 struct CouplingView {
   int dims, q;
   std::int64_t ghost_reads, ring_reads;  // how many values of the band and of the ring are read
-  // Per band value read: its population, its fine cell, and per fine sub-step the parent slot and child it comes from.
+  // Per band value read: its population, its fine cell, and per fine sub-step the parent slot and child it comes
+  // from, the second with the population it comes as (read_dir except across a free-slip face).
   const std::uint8_t* read_dir;
+  const std::uint8_t* read_dir1;
   const std::int32_t* read_cell;
   const std::int32_t* read_source0;
   const std::int32_t* read_source1;
@@ -108,10 +126,12 @@ struct CouplingView {
   const std::uint8_t* read_child1;
   const std::int32_t* neighbour;     // parents proper × 6: parent slots (child_value)
   const std::int64_t* parent_cells;  // slot → coarse cell
+  const std::uint8_t* mirror;        // 3 × Q: population i mirrored along axis a at a × Q + i
   // Per ring value read: j = r × Q + i, with its crossings (CSR over ring × Q) by fine cell and weight.
   const std::int32_t* ring_read;
   const std::int32_t* cross_begin;
   const std::int32_t* cross_cell;
+  const std::uint8_t* cross_dir;
   const double* cross_weight;
   const std::int32_t* ring_child_cell;  // ring × 2^D: the children's fine cells
   const std::int32_t* ring_cell;        // the ring's coarse cells
@@ -119,15 +139,31 @@ struct CouplingView {
   double* pending;                      // ring × Q: what is in transit
 };
 
+// A parent's population i mirrored along axis a (child_value's kMirrorImage neighbour).
+template <class T>
+struct MirroredParent {
+  const T* coarse;
+  std::int64_t stride;
+  const std::int64_t* cells;
+  const std::uint8_t* mirror;
+  int q, i;
+  AEROLBM_HD T operator()(int a, std::int64_t p) const {
+    return coarse[std::int64_t(mirror[a * q + i]) * stride + cells[p]];
+  }
+};
+
 // The t-th band value read: the mean of its two sub-steps' child values from the coarse state, into both fine
 // lattices (no step writes a ghost cell, so it holds for both sub-steps).
 template <class T>
 AEROLBM_HD void explode_value(const CouplingView& v, std::int64_t t, const T* coarse, std::int64_t coarse_stride,
                               T* fine_a, T* fine_b, std::int64_t fine_stride) {
-  const int i = v.read_dir[t];
+  const int i = v.read_dir[t], i1 = v.read_dir1[t];
   const ListedColumn<T> parents{coarse + std::int64_t(i) * coarse_stride, v.parent_cells};
-  const double a = child_value(parents, v.neighbour, v.read_source0[t], v.read_child0[t], v.dims);
-  const double b = child_value(parents, v.neighbour, v.read_source1[t], v.read_child1[t], v.dims);
+  const ListedColumn<T> parents1{coarse + std::int64_t(i1) * coarse_stride, v.parent_cells};
+  const MirroredParent<T> mirrored{coarse, coarse_stride, v.parent_cells, v.mirror, v.q, i};
+  const MirroredParent<T> mirrored1{coarse, coarse_stride, v.parent_cells, v.mirror, v.q, i1};
+  const double a = child_value(parents, v.neighbour, v.read_source0[t], v.read_child0[t], v.dims, mirrored);
+  const double b = child_value(parents1, v.neighbour, v.read_source1[t], v.read_child1[t], v.dims, mirrored1);
   const T value = T(0.5 * (a + b));
   const std::int64_t n = std::int64_t(i) * fine_stride + v.read_cell[t];
   fine_a[n] = value;
@@ -144,7 +180,8 @@ AEROLBM_HD void crossings_value(const CouplingView& v, std::int64_t t, int mode,
   const std::int64_t r = j / v.q;
   const int i = int(j % v.q);
   const T* children = fine + std::int64_t(i) * fine_stride;  // population i, by fine cell
-  const double now = crossing_sum(children, v.cross_begin, v.cross_cell, v.cross_weight, r, v.q, i);
+  const double now =
+      crossing_sum(fine, fine_stride, v.cross_begin, v.cross_cell, v.cross_dir, v.cross_weight, r, v.q, i);
   if (mode == 0) {
     v.sums[j] = v.pending[j] + now;
   } else if (mode == 1) {

@@ -30,6 +30,7 @@ struct RefinedLevels::Coupling {
   // half along axis a) the value stands for.
   std::vector<std::int32_t> source[2];
   std::vector<std::uint8_t> source_child[2];
+  std::vector<std::uint8_t> source_dir1;  // ghosts × Q: the population the second sub-step's value comes as
   // The parents' neighbours for the slope: parents × 3 axes × (below, above), an index into `parents` (which
   // lists them after the parents themselves) or −1 where the neighbour is not an own fluid cell of the coarse level.
   std::size_t parent_count = 0;
@@ -41,6 +42,7 @@ struct RefinedLevels::Coupling {
   struct Crossing {
     std::int32_t child;
     double weight;
+    std::uint8_t dir;  // the child's population that crosses: i, or i mirrored where it crossed a free-slip face
   };
   std::vector<std::int32_t> cross_begin;
   std::vector<Crossing> cross;
@@ -62,6 +64,7 @@ struct Velocities {
   int d = 2, q = 9;
   int c[27][3] = {};
   double w[27] = {};
+  int mirror[3][27] = {};  // population i with its component along axis a reversed
 };
 
 Velocities velocities(Stencil s) {
@@ -74,6 +77,12 @@ Velocities velocities(Stencil s) {
       for (int a = 0; a < 3; ++a) v.c[i][a] = L::c(i, a);
       v.w[i] = L::w(i);
     }
+    for (int a = 0; a < 3; ++a)
+      for (int i = 0; i < L::Q; ++i)
+        for (int j = 0; j < L::Q; ++j)
+          if (v.c[j][a] == -v.c[i][a] && v.c[j][(a + 1) % 3] == v.c[i][(a + 1) % 3] &&
+              v.c[j][(a + 2) % 3] == v.c[i][(a + 2) % 3])
+            v.mirror[a][i] = j;
     return v;
   });
 }
@@ -98,6 +107,40 @@ std::int64_t local_index(const DomainData& d, const PhysicsParams& p, std::int64
     x[a] = ((x[a] % n[a]) + n[a]) % n[a];
   }
   return x[0] + n[0] * (x[1] + n[1] * x[2]);
+}
+
+// A face whose step reflects populations specularly (stream_source in kernels/physics/boundaries.hpp): the cell one
+// step beyond it is the mirror image of the cell on it.
+bool mirrors(FaceBC f) { return f == FaceBC::Slip || f == FaceBC::WallModel; }
+
+// Where a level's step moves population i of the cell at x, faces included as stream_source has them: to the cell
+// at x + c_i (sign +1) or from the one at x − c_i (sign −1), wrapped across periodic faces; across a free-slip
+// face the cell itself along that axis, the population mirrored (the image beyond the face). cell −1 beyond any
+// other face; i: the population it arrives (+1) or leaves (−1) as.
+struct Moved {
+  std::int64_t cell = -1;
+  int i = 0;
+};
+
+Moved moved(const Velocities& v, const DomainData& d, const PhysicsParams& p, const std::int64_t x[3], int i,
+            int sign) {
+  const std::int64_t n[3] = {d.nx, d.ny, d.nz};
+  std::int64_t y[3];
+  int j = i;
+  for (int a = 0; a < 3; ++a) {
+    y[a] = x[a] + sign * v.c[i][a];
+    if (y[a] >= 0 && y[a] < n[a]) continue;
+    const FaceBC face = p.faces[2 * a + (y[a] < 0 ? 0 : 1)];
+    if (face == FaceBC::Periodic) {
+      y[a] = ((y[a] % n[a]) + n[a]) % n[a];
+    } else if (mirrors(face)) {
+      y[a] = x[a];
+      j = v.mirror[a][j];
+    } else {
+      return {};
+    }
+  }
+  return {y[0] + n[0] * (y[1] + n[1] * y[2]), j};
 }
 
 void coordinates(const DomainData& d, std::int64_t n, std::int64_t x[3]) {
@@ -142,7 +185,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
     const RefinedBox& box = boxes[l];
     const std::int64_t nc[3] = {c.d.nx, c.d.ny, c.d.nz};
     std::int64_t ghost_lo[3] = {0, 0, 0}, ghost_hi[3] = {0, 0, 0};
-    bool on_face[3] = {false, false, false};  // a side of the box on a non-periodic face of the domain, per axis
+    bool on_face[3][2] = {};  // a side of the box on a non-periodic face of the domain, per axis and side
     f.p = finer_params(c.p);
     for (int a = 0; a < 3; ++a) {
       const std::string axis = std::string(1, "xyz"[a]);
@@ -169,7 +212,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
         const std::int64_t face_gap = axis_periodic(c.p, a) ? 1 : 2;  // the band's parents and their slope inside
         if (lo == 0 && !c_ghost_lo && !axis_periodic(c.p, a)) {
           f.p.faces[2 * a] = c.p.faces[2 * a];  // on the domain's face: that face's boundary
-          on_face[a] = true;
+          on_face[a][0] = true;
         } else {
           if (lo < std::max(own_lo + 1, c_ghost_lo ? 0 : face_gap))
             refuse(where + " starts too close to the edge of level " + std::to_string(l) + ": leave " +
@@ -179,7 +222,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
         }
         if (hi == nc[a] && !c_ghost_hi && !axis_periodic(c.p, a)) {
           f.p.faces[2 * a + 1] = c.p.faces[2 * a + 1];
-          on_face[a] = true;
+          on_face[a][1] = true;
         } else {
           if (hi > std::min(own_hi - 1, c_ghost_hi ? nc[a] : nc[a] - face_gap))
             refuse(where + " ends too close to the edge of level " + std::to_string(l) + ": leave " +
@@ -192,13 +235,19 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       f.band[a][0] = ghost_lo[a] > 0;
       f.band[a][1] = ghost_hi[a] > 0;
     }
-    bool meets = false;  // an interface across an axis that ends on a face of another axis
+    // An interface across an axis that ends on a face of another axis: handed over where that face is free-slip
+    // (a symmetry plane, the mirror image beyond it read as the step reads it), not yet at walls and open faces.
+    bool meets = false;
     for (int a = 0; a < 3; ++a)
-      for (int b = 0; b < 3; ++b) meets = meets || (a != b && (ghost_lo[a] > 0 || ghost_hi[a] > 0) && on_face[b]);
+      for (int b = 0; b < 3; ++b)
+        for (int side = 0; side < 2; ++side)
+          meets = meets || (a != b && (ghost_lo[a] > 0 || ghost_hi[a] > 0) && on_face[b][side] &&
+                            c.p.faces[2 * b + side] != FaceBC::Slip);
     if (meets)
       refuse("level " + std::to_string(l + 1) + "'s box lies on a face of the domain and has an interface across "
-             "it: where an interface meets a wall or an open face the populations are not handed over yet. Keep "
-             "the box two cells off that face, or let it span every other axis whole");
+             "it: where an interface meets a wall or an open face the populations are not handed over yet (a "
+             "free-slip or symmetry face is fine). Keep the box two cells off that face, or let it span every "
+             "other axis whole");
     f.d.nx = 2 * (box.hi[0] - box.lo[0]) + ghost_lo[0] + ghost_hi[0];
     f.d.ny = 2 * (box.hi[1] - box.lo[1]) + ghost_lo[1] + ghost_hi[1];
     f.d.nz = dims_ == 3 ? 2 * (box.hi[2] - box.lo[2]) + ghost_lo[2] + ghost_hi[2] : c.d.nz;
@@ -311,6 +360,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       k.source[s].resize(k.ghosts.size() * std::size_t(q_));
       k.source_child[s].resize(k.ghosts.size() * std::size_t(q_));
     }
+    k.source_dir1.resize(k.ghosts.size() * std::size_t(q_));
     for (std::size_t g = 0; g < k.ghosts.size(); ++g) {
       std::int64_t xf[3], xc[3];
       coordinates(f.d, k.ghosts[g], xf);
@@ -320,15 +370,16 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
         k.source[0][at] = slot_of_parent(own);
         k.source_child[0][at] = child_bits(xf);
         // The second sub-step: what one step of streaming inside the band brings to the ghost, from the ghost at
-        // −c_i; where −c_i leaves the band (into an own cell), the ghost's own (that value enters no own cell).
-        std::int64_t from[3] = {xf[0] - v.c[i][0], xf[1] - v.c[i][1], xf[2] - v.c[i][2]};
-        const std::int64_t u = local_index(f.d, f.p, from);
-        const std::int64_t source_cell =
-            u >= 0 && (f.d.flags[std::size_t(u)] & cell::ghost) ? u : k.ghosts[g];
+        // −c_i (across a free-slip face, its mirror image: the population mirrored); where −c_i leaves the band
+        // (into an own cell), the ghost's own (that value enters no own cell).
+        const Moved from = moved(v, f.d, f.p, xf, i, -1);
+        const bool inside = from.cell >= 0 && (f.d.flags[std::size_t(from.cell)] & cell::ghost);
+        const std::int64_t source_cell = inside ? from.cell : k.ghosts[g];
         std::int64_t xu[3];
         coordinates(f.d, source_cell, xu);
         k.source[1][at] = slot_of_parent(parent_local(xu, xc));
         k.source_child[1][at] = child_bits(xu);
+        k.source_dir1[at] = std::uint8_t(inside ? from.i : i);
       }
     }
     if (std::int64_t(k.ghosts.size()) * q_ > std::numeric_limits<std::int32_t>::max())
@@ -337,8 +388,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       for (std::size_t g = 0; g < k.ghosts.size(); ++g) {
         std::int64_t xf[3];
         coordinates(f.d, k.ghosts[g], xf);
-        std::int64_t to[3] = {xf[0] + v.c[i][0], xf[1] + v.c[i][1], xf[2] + v.c[i][2]};
-        const std::int64_t m = local_index(f.d, f.p, to);
+        const std::int64_t m = moved(v, f.d, f.p, xf, i, +1).cell;  // the own cell that pulls it, if any
         if (m >= 0 && !(f.d.flags[std::size_t(m)] & cell::ghost))
           k.ghost_reads.push_back(std::int32_t(std::int64_t(i) * std::int64_t(k.ghosts.size()) + std::int64_t(g)));
       }
@@ -356,7 +406,12 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
           std::int64_t y[3] = {xp[0], xp[1], xp[2]};
           y[a] += side ? 1 : -1;
           const std::int64_t m = local_index(c.d, c.p, y);
-          if (m < 0) continue;
+          if (m < 0) {
+            // Across a free-slip face: the parent's own mirror image.
+            if (mirrors(c.p.faces[2 * a + side]))
+              k.neighbour[pi * 6 + std::size_t(2 * a + side)] = refinement::kMirrorImage;
+            continue;
+          }
           const std::uint8_t flag = c.d.flags[std::size_t(m)];
           if ((flag & cell::ghost) || (flag & cell::type_mask) == cell::solid) continue;
           k.neighbour[pi * 6 + std::size_t(2 * a + side)] = slot_of_parent(m);
@@ -383,9 +438,9 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       if (!covered(xc)) continue;
       bool next_to_uncovered[27] = {};
       bool ring = false;
+      std::int64_t lands[27];  // where population i goes in a coarse step (−1: nowhere)
       for (int i = 0; i < q_; ++i) {
-        std::int64_t y[3] = {xc[0] + v.c[i][0], xc[1] + v.c[i][1], xc[2] + v.c[i][2]};
-        const std::int64_t m = local_index(c.d, c.p, y);
+        const std::int64_t m = lands[i] = moved(v, c.d, c.p, xc, i, +1).cell;
         if (m < 0) continue;
         std::int64_t ym[3];
         coordinates(c.d, m, ym);
@@ -406,12 +461,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       }
       for (int i = 0; i < q_; ++i) {
         pulled_from.push_back(next_to_uncovered[i]);
-        std::int32_t pull = -1;
-        if (next_to_uncovered[i]) {
-          std::int64_t y[3] = {xc[0] + v.c[i][0], xc[1] + v.c[i][1], xc[2] + v.c[i][2]};
-          pull = parent_slot[std::size_t(local_index(c.d, c.p, y))];
-        }
-        puller.push_back(pull);
+        puller.push_back(next_to_uncovered[i] ? parent_slot[std::size_t(lands[i])] : -1);
       }
     }
     // Which ring cell's population i a crossing (an own fine cell k whose population i streams into the band)
@@ -433,20 +483,24 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       coordinates(f.d, k.children[j], xk);
       const std::int64_t owner = parent_local(xk, xo);
       for (int i = 0; i < q_; ++i) {
-        std::int64_t to[3] = {xk[0] + v.c[i][0], xk[1] + v.c[i][1], xk[2] + v.c[i][2]};
-        const std::int64_t m = local_index(f.d, f.p, to);
-        if (m < 0 || !(f.d.flags[std::size_t(m)] & cell::ghost)) continue;  // stays in the fine level
+        const Moved to = moved(v, f.d, f.p, xk, i, +1);
+        if (to.cell < 0 || !(f.d.flags[std::size_t(to.cell)] & cell::ghost)) continue;  // stays in the fine level
+        // The landing cell: the coarse cell whose population arrives where the fine one does (at the band cell's
+        // parent, as the same population), pulled from −c_i or across a free-slip face from its mirror image.
         std::int64_t xm[3], xy[3];
-        coordinates(f.d, m, xm);
+        coordinates(f.d, to.cell, xm);
         const std::int64_t landing = parent_local(xm, xy);
-        std::int64_t back[3] = {xy[0] - v.c[i][0], xy[1] - v.c[i][1], xy[2] - v.c[i][2]};
-        const std::int64_t from = landing >= 0 ? local_index(c.d, c.p, back) : -1;
-        const bool own_ok = pulled(owner, i), land_ok = pulled(from, i);
+        const Moved from = landing >= 0 ? moved(v, c.d, c.p, xy, to.i, -1) : Moved{};
+        const bool own_ok = pulled(owner, i), land_ok = pulled(from.cell, from.i);
         if (!own_ok && !land_ok)
           refuse("level " + std::to_string(l + 1) + ": a population leaving the box reaches no coarse cell");
         const double w = own_ok && land_ok ? 0.5 : 1.0;
-        if (own_ok) credit[std::size_t(ring_slot[std::size_t(owner)]) * q_ + std::size_t(i)].push_back({std::int32_t(j), w});
-        if (land_ok) credit[std::size_t(ring_slot[std::size_t(from)]) * q_ + std::size_t(i)].push_back({std::int32_t(j), w});
+        const auto dir = std::uint8_t(i);
+        if (own_ok)
+          credit[std::size_t(ring_slot[std::size_t(owner)]) * q_ + std::size_t(i)].push_back({std::int32_t(j), w, dir});
+        if (land_ok)
+          credit[std::size_t(ring_slot[std::size_t(from.cell)]) * q_ + std::size_t(from.i)].push_back(
+              {std::int32_t(j), w, dir});
       }
     }
     for (const auto& list : credit) {
@@ -483,6 +537,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       const std::int64_t i = read / ng, g = read % ng;
       const std::size_t at = std::size_t(g * q_ + i);
       t.read_dir.push_back(std::uint8_t(i));
+      t.read_dir1.push_back(k.source_dir1[at]);
       t.read_cell.push_back(std::int32_t(k.ghosts[std::size_t(g)]));
       for (int s = 0; s < 2; ++s) {
         t.read_source[s].push_back(k.source[s][at]);
@@ -490,11 +545,14 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       }
     }
     t.neighbour = k.neighbour;
+    for (int a = 0; a < 3; ++a)
+      for (int i = 0; i < q_; ++i) t.mirror.push_back(std::uint8_t(v.mirror[a][i]));
     t.parent_cells = k.parents;
     t.ring_reads = k.ring_reads;
     t.cross_begin = k.cross_begin;
     for (const Coupling::Crossing& x : k.cross) {
       t.cross_cell.push_back(std::int32_t(k.children[std::size_t(x.child)]));
+      t.cross_dir.push_back(x.dir);
       t.cross_weight.push_back(x.weight);
     }
     for (const std::int32_t c : k.ring_children) t.ring_child_cell.push_back(std::int32_t(k.children[std::size_t(c)]));

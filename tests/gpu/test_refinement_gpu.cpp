@@ -1,8 +1,9 @@
 // Refined levels (src/solver/refined_levels.hpp) on the CUDA backend: the same run as on the CPU backend, every
 // level's own cells and the values in transit between the levels bit for bit equal (the levels step with
 // bit-identical kernels; the interfaces are handed over by the same arithmetic, kernels/physics/refinement.hpp, on
-// the host for the CPU and in device kernels for CUDA, kernels/level_coupling.hpp), for D2Q9 and D3Q19 in fp32 (the CUDA backend's storage that
-// refinement takes), with a box whose corners take the mean rule and a three-level stack. The cells a level does
+// the host for the CPU and in device kernels for CUDA, kernels/level_coupling.hpp), for D2Q9 and D3Q19 in fp32 (the
+// CUDA backend's storage that refinement takes), with a box whose corners take the mean rule, a three-level stack
+// and a box on a free-slip face (its interfaces end there: the mirrored hand-over). The cells a level does
 // not own (its band, the cells under the next box) are overwritten by the coupling before any own cell reads them;
 // what the backends leave there between couplings is not part of the state and is only counted.
 #include <gtest/gtest.h>
@@ -29,7 +30,7 @@ struct Levels {
 // in the last bit between the host's library and the device's (the first run showed every level differing before a
 // step). Empty: this run's own initial state, returned in `start`.
 Levels run(BackendKind which, Stencil s, Precision prec, const DomainData& d, const std::vector<RefinedBox>& boxes,
-           std::vector<double>& start, int steps = 37) {
+           std::vector<double>& start, int steps = 37, bool slip_z = false) {
   BackendConfig cfg;
   cfg.stencil = s;
   cfg.precision = prec;
@@ -39,6 +40,7 @@ Levels run(BackendKind which, Stencil s, Precision prec, const DomainData& d, co
   p.tau = 0.7;
   for (auto& f : p.faces) f = FaceBC::Periodic;
   p.faces[2] = p.faces[3] = FaceBC::Wall;  // walls along y, away from every box
+  if (slip_z) p.faces[4] = p.faces[5] = FaceBC::Slip;  // a symmetry plane under a box
   p.body_force[0] = 1e-5;
   p.taylor_green_amplitude = 0.04;
   p.initial_noise = 0.01;
@@ -74,11 +76,13 @@ TEST(RefinementCuda, CpuAndCudaBitIdentical) {
     Stencil s;
     DomainData d;
     std::vector<RefinedBox> boxes;
+    bool slip_z = false;
   };
   const std::vector<Setup> setups = {
       {"D2Q9, a box", Stencil::D2Q9, fluid_grid(48, 32, 1), {box(12, 36, 8, 24, 0, 1)}},
       {"D2Q9, three levels", Stencil::D2Q9, fluid_grid(48, 40, 1), {box(10, 38, 6, 34, 0, 1), box(28, 52, 26, 50, 0, 1)}},
       {"D3Q19, a box", Stencil::D3Q19, fluid_grid(20, 16, 12), {box(5, 15, 4, 12, 3, 9)}},
+      {"D3Q19, a box on a free-slip face", Stencil::D3Q19, fluid_grid(20, 16, 12), {box(5, 15, 4, 12, 0, 6)}, true},
   };
   const Precision prec = Precision::FP32;
   // Where a difference starts, should there be one: the first setup after 0 and 1 steps (printed only).
@@ -95,8 +99,8 @@ TEST(RefinementCuda, CpuAndCudaBitIdentical) {
   }
   for (const Setup& s : setups) {
     std::vector<double> start;
-    const Levels cpu = run(BackendKind::Cpu, s.s, prec, s.d, s.boxes, start);
-    const Levels gpu = run(BackendKind::Cuda, s.s, prec, s.d, s.boxes, start);
+    const Levels cpu = run(BackendKind::Cpu, s.s, prec, s.d, s.boxes, start, 37, s.slip_z);
+    const Levels gpu = run(BackendKind::Cuda, s.s, prec, s.d, s.boxes, start, 37, s.slip_z);
     ASSERT_EQ(cpu.f.size(), gpu.f.size());
     for (std::size_t l = 0; l < cpu.f.size(); ++l) {
       const std::size_t cells = cpu.owned[l].size();

@@ -138,6 +138,92 @@ TEST(Refinement, UniformFlowThroughABoxStaysUniform) {
   }
 }
 
+// A box on a free-slip face (a symmetry plane, as a half wing's root plane is) with interfaces across the other
+// axes that end on it: the half domain must hand over what the whole, mirrored domain does. The whole domain is
+// periodic along `axis` with 2N cells and a vortex symmetric about its mid-plane (N − ½), its boxes symmetric
+// about it too; the half is its upper half, both faces along `axis` free-slip (the low one the mid-plane, the high
+// one the periodic seam, about which the vortex is symmetric as well), started from the whole's upper half. After
+// the run, every own value of every level of the half equals the whole's at the same cell (to rounding: sums are
+// taken in another order). Returns the largest difference over the largest population.
+double half_against_whole(Stencil s, std::int64_t nx, std::int64_t ny, std::int64_t nz, int axis,
+                          const std::vector<RefinedBox>& whole_boxes, std::int64_t steps) {
+  const std::int64_t n_whole[3] = {nx, ny, nz};
+  const std::int64_t N = n_whole[axis] / 2;
+  PhysicsParams p = periodic_params(Collision::BGK, 0.6);
+  p.taylor_green_amplitude = 0.05;
+  std::vector<RefinedBox> half_boxes = whole_boxes;
+  for (std::size_t l = 0; l < half_boxes.size(); ++l) {
+    half_boxes[l].lo[axis] = 0;  // the upper half of a box symmetric about the mid-plane, on the half's low face
+    half_boxes[l].hi[axis] -= N << l;  // (level ℓ + 1's box in level ℓ's global coordinates)
+  }
+  RefinedLevels whole(BackendKind::Cpu, config(s), fluid_grid(nx, ny, nz), p, whole_boxes);
+  PhysicsParams ph = p;
+  ph.faces[2 * axis] = ph.faces[2 * axis + 1] = FaceBC::Slip;
+  std::int64_t n_half[3] = {nx, ny, nz};
+  n_half[axis] = N;
+  RefinedLevels half(BackendKind::Cpu, config(s), fluid_grid(n_half[0], n_half[1], n_half[2]), ph, half_boxes);
+  whole.initialize();
+  half.initialize();
+  // Cell n of the half's level ℓ → the whole's cell at the same place.
+  auto whole_cell = [&](int l, std::int64_t n) {
+    const DomainData& dh = half.domain(l);
+    const DomainData& dw = whole.domain(l);
+    const std::int64_t xh[3] = {n % dh.nx, (n / dh.nx) % dh.ny, n / (dh.nx * dh.ny)};
+    const std::int64_t nw[3] = {dw.nx, dw.ny, dw.nz};
+    std::int64_t xw[3];
+    for (int a = 0; a < 3; ++a) {
+      xw[a] = xh[a] + dh.origin[a] - dw.origin[a] + (a == axis ? N << l : 0);
+      EXPECT_TRUE(xw[a] >= 0 && xw[a] < nw[a]) << "level " << l << " cell " << n;
+    }
+    return xw[0] + dw.nx * (xw[1] + dw.ny * xw[2]);
+  };
+  const int q = s == Stencil::D2Q9 ? 9 : s == Stencil::D3Q19 ? 19 : 27;
+  for (int l = 0; l < half.levels(); ++l) {
+    std::vector<double> fw, fh(std::size_t(q * half.domain(l).cells()));
+    whole.backend(l).read_populations(fw);
+    const std::int64_t cw = whole.domain(l).cells(), ch = half.domain(l).cells();
+    for (std::int64_t n = 0; n < ch; ++n)
+      for (int i = 0; i < q; ++i) fh[std::size_t(i * ch + n)] = fw[std::size_t(i * cw + whole_cell(l, n))];
+    half.backend(l).write_populations(fh);
+  }
+  whole.states_written();
+  half.states_written();
+  whole.run(steps);
+  half.run(steps);
+  double diff = 0, largest = 0;
+  std::int64_t compared = 0;
+  for (int l = 0; l < half.levels(); ++l) {
+    std::vector<double> fw, fh;
+    whole.backend(l).read_populations(fw);
+    half.backend(l).read_populations(fh);
+    const std::int64_t cw = whole.domain(l).cells(), ch = half.domain(l).cells();
+    for (std::int64_t n = 0; n < ch; ++n) {
+      if (!half.owned(l, n)) continue;
+      const std::int64_t m = whole_cell(l, n);
+      EXPECT_TRUE(whole.owned(l, m)) << "level " << l << " cell " << n;
+      ++compared;
+      for (int i = 0; i < q; ++i) {
+        diff = std::max(diff, std::abs(fh[std::size_t(i * ch + n)] - fw[std::size_t(i * cw + m)]));
+        largest = std::max(largest, std::abs(fw[std::size_t(i * cw + m)]));
+      }
+    }
+  }
+  std::printf("%s, half against whole (%d levels, %lld own cells compared, %lld steps): largest difference %.3e "
+              "of %.3e\n", stencil_name(s), half.levels(), static_cast<long long>(compared),
+              static_cast<long long>(steps), diff, largest);
+  return diff / largest;
+}
+
+TEST(Refinement, BoxOnASymmetryFaceHandsOverWhatTheMirroredDomainDoes) {
+  SKIP_FP64_ON_CUDA();
+  // 2D, the symmetry plane across y: one box, then a second one inside it, both on the plane.
+  EXPECT_LT(half_against_whole(Stencil::D2Q9, 32, 24, 1, 1, {box(8, 24, 8, 16)}, 60), 1e-12);
+  EXPECT_LT(half_against_whole(Stencil::D2Q9, 32, 24, 1, 1, {box(8, 24, 8, 16), box(24, 40, 21, 27)}, 40), 1e-12);
+  // 3D, across z (a half wing's root plane): the box's x and y interfaces end on it.
+  for (Stencil s : {Stencil::D3Q19, Stencil::D3Q27})
+    EXPECT_LT(half_against_whole(s, 16, 12, 16, 2, {box(4, 12, 3, 9, 5, 11)}, 20), 1e-12) << stencil_name(s);
+}
+
 // A channel between half-way bounce-back walls (y), periodic along the flow (x), driven by a body force, at
 // steady state; TRT with Λ = 3/16 makes the uniform grid exact, so what differs from the parabola comes from the
 // interfaces. Returns max |u − u_exact| / u_max over the own cells of every level.
@@ -333,7 +419,8 @@ TEST(Refinement, TaylorGreenAcrossInterfacesConverges) {
 TEST(Refinement, RefusesWhatItDoesNotRefineYet) {
   PhysicsParams p = periodic_params(Collision::BGK, 0.7);
   p.faces[2] = p.faces[3] = FaceBC::Wall;
-  // A box on the wall with interfaces across the flow: the band would meet the wall.
+  // A box on the wall with interfaces across the flow: the band would meet the wall (a free-slip face is fine:
+  // BoxOnASymmetryFaceHandsOverWhatTheMirroredDomainDoes).
   EXPECT_THROW(RefinedLevels(BackendKind::Cpu, config(Stencil::D2Q9), fluid_grid(32, 16), p, {box(8, 24, 0, 8)}),
                std::invalid_argument);
   // A band over the periodic seam, a box one cell from the wall, fp16s storage.
@@ -463,11 +550,14 @@ TEST(Refinement, SurfaceOfARefinedAirfoilMatchesTheFineGrid) {
 
 // The last row of forces.csv after `steps` steps of the CI STL body at `cells` cells per reference length, refined
 // by `boxes` (empty: none): Fx, Fy, Fz, Cd, Cl, Cs, Cd_pressure, Cd_friction, Mx, My, Mz, Croll, Cyaw, Cpitch.
-std::vector<double> stl_forces_after(int cells, int steps, const std::string& boxes, const std::string& name) {
-  std::vector<std::string> sets = {"geometry.reference_cells=" + std::to_string(cells), "time.steps=" + std::to_string(steps),
+// The last row of forces.csv (after the step and time) of cases/ci/`file` at `cells` per reference length
+// (`resolution`: the case's key for it) after `steps` steps, refined by `boxes` (none: "").
+std::vector<double> forces_after(const std::string& file, const std::string& resolution, int cells, int steps,
+                                 const std::string& boxes, const std::string& name) {
+  std::vector<std::string> sets = {resolution + "=" + std::to_string(cells), "time.steps=" + std::to_string(steps),
                                    "output.every=0", "checkpoint.every=0"};
   if (!boxes.empty()) sets.push_back("refinement.boxes=" + boxes);
-  const auto dir = run_in_temp(load_case(cases_dir() / "ci" / "stl_example.yaml", sets), name);
+  const auto dir = run_in_temp(load_case(cases_dir() / "ci" / file, sets), name);
   std::ifstream in(dir / "forces.csv");
   std::string line, last;
   while (std::getline(in, line))
@@ -491,8 +581,10 @@ TEST(Refinement, BodyInARefinedBox3DGivesTheFineGridsForcesAndMoments) {
   // (+2.2 %), C_pitch 0.07341 against 0.07256, Fx 0.12979 against 0.12866, Mz -0.02361 against -0.02333 (level 0's
   // units); still in the start-up (t = 0.72), where the two grids differ most: at 300 and 600 steps C_D 5.3088
   // against 5.3033 (+0.1 %), C_L 0.28903 against 0.28438.
-  const std::vector<double> refined = stl_forces_after(16, 200, "[[-0.8, -0.6, -0.6, 1.6, 0.6, 0.6]]", "stl_refined");
-  const std::vector<double> fine = stl_forces_after(32, 400, "", "stl_fine");
+  const std::vector<double> refined = forces_after("stl_example.yaml", "geometry.reference_cells", 16, 200,
+                                                   "[[-0.8, -0.6, -0.6, 1.6, 0.6, 0.6]]", "stl_refined");
+  const std::vector<double> fine =
+      forces_after("stl_example.yaml", "geometry.reference_cells", 32, 400, "", "stl_fine");
   ASSERT_EQ(refined.size(), 14u);
   ASSERT_EQ(fine.size(), 14u);
   std::printf("STL body, refined (16 + box at 32) against uniform 32: C_D %.4f / %.4f, C_L %.5f / %.5f, C_pitch "
@@ -503,6 +595,23 @@ TEST(Refinement, BodyInARefinedBox3DGivesTheFineGridsForcesAndMoments) {
   EXPECT_NEAR(refined[13], fine[13], 0.03 * std::abs(fine[13]));  // C_pitch
   EXPECT_NEAR(refined[0], fine[0] / 4, 0.02 * std::abs(fine[0] / 4));     // Fx in level 0's units
   EXPECT_NEAR(refined[10], fine[10] / 8, 0.03 * std::abs(fine[10] / 8));  // Mz in level 0's units
+}
+
+TEST(Refinement, HalfWingInABoxOnItsSymmetryPlaneGivesTheFineGridsForces) {
+  // The CI half wing (NACA 0012, aspect ratio 4, 5°) at 16 cells per chord with a box at 32 around it that lies on
+  // the symmetry plane (its interfaces across x, y and the span end there), against 32 everywhere, at the same time
+  // (200 coarse steps, 400 fine), as in the test above.
+  const std::string box = "[[-0.6, -0.5, 0.0, 1.6, 0.5, 2.4]]";
+  const std::vector<double> refined =
+      forces_after("wing_naca0012_ar4.yaml", "geometry.chord_cells", 16, 200, box, "half_wing_refined");
+  const std::vector<double> fine =
+      forces_after("wing_naca0012_ar4.yaml", "geometry.chord_cells", 32, 400, "", "half_wing_fine");
+  ASSERT_EQ(refined.size(), fine.size());
+  ASSERT_GE(fine.size(), 14u);
+  std::printf("half wing, refined (16 + box at 32 on the symmetry plane) against uniform 32: C_D %.5f / %.5f, C_L "
+              "%.5f / %.5f, C_pitch %.5f / %.5f\n", refined[3], fine[3], refined[4], fine[4], refined[13], fine[13]);
+  EXPECT_NEAR(refined[3], fine[3], 0.02 * std::abs(fine[3]));  // C_D
+  EXPECT_NEAR(refined[4], fine[4], 0.03 * std::abs(fine[4]));  // C_L
 }
 
 TEST(RefinementLong, AirfoilInTwoRefinedLevelsMatchesTheFinestGrid) {
