@@ -1,6 +1,7 @@
 #include "src/solver/case_backend.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,6 +23,32 @@ RefinedBox refined_box(const Case& c, const LatticeUnits& u, std::size_t i) {
     r.hi[a] = std::llround((pivot + b.to[std::size_t(a)]) * cells_per_length);
   }
   return r;
+}
+
+namespace {
+
+// The cells of level ℓ + 1's grid that its box (in level ℓ's cells) needs built: the box at twice the resolution,
+// its two-cell band, and one cell more for the band's wall links (build_domain clamps it to the grid).
+GridRegion level_region(const RefinedBox& b, int dims) {
+  GridRegion r;
+  for (int a = 0; a < 3; ++a) {
+    r.lo[a] = a < dims ? 2 * b.lo[a] - 3 : 0;
+    r.hi[a] = a < dims ? 2 * b.hi[a] + 3 : std::numeric_limits<std::int64_t>::max();
+  }
+  return r;
+}
+
+}  // namespace
+
+double refined_setup_cells(const Case& c, const LatticeUnits& u) {
+  double cells = 0;
+  for (std::size_t i = 0; i < c.refinement_boxes.size(); ++i) {
+    const GridRegion r = level_region(refined_box(c, u, i), dimensions(c.stencil));
+    double level = 1;
+    for (int a = 0; a < 3; ++a) level *= a < dimensions(c.stencil) ? double(r.hi[a] - r.lo[a]) : double(u.nz);
+    cells += level;
+  }
+  return cells;
 }
 
 double refined_grid_cells(const Case& c, const LatticeUnits& u) {
@@ -47,7 +74,8 @@ std::unique_ptr<Backend> make_case_backend(BackendKind which, const BackendConfi
     fine.chord_cells = c.chord_cells * double(std::int64_t(2) << i);
     const LatticeUnits uf = lattice_units(fine);
     const auto body = make_body(fine);
-    grids.push_back(build_domain(fine, uf, body.get()));
+    const GridRegion region = level_region(boxes.back(), dimensions(c.stencil));
+    grids.push_back(build_domain(fine, uf, body.get(), &region));
   }
   std::vector<const DomainData*> level_grids;
   for (const DomainData& g : grids) level_grids.push_back(&g);

@@ -12,8 +12,9 @@
 
 namespace aerolbm {
 
-// `d` is the case's grid (build_domain) and `p` its physics. With refinement.boxes, level ℓ's grid is the case built
-// at 2^ℓ times the reference cells (its body voxelised there) and level ℓ's box the entry ℓ − 1 in that level's
+// `d` is the case's grid (build_domain) and `p` its physics. With refinement.boxes, level ℓ's grid is the part of the case
+// around its box built at 2^ℓ times the reference cells (its body voxelised there; never the whole domain at that
+// resolution) and level ℓ's box the entry ℓ − 1 in that level's
 // cells. Throws CaseError for boxes the refined levels cannot couple (too close to a face or to each other, a body
 // in an interface band), BackendUnavailable as select_backend does.
 std::unique_ptr<Backend> make_case_backend(BackendKind which, const BackendConfig& cfg, const Case& c,
@@ -25,6 +26,9 @@ RefinedBox refined_box(const Case& c, const LatticeUnits& u, std::size_t i);
 // Cells of every level's grid (level 0's, then each box at its resolution with its band, an upper bound where a
 // box lies on a face): what a refined case stores, for the resource estimate.
 double refined_grid_cells(const Case& c, const LatticeUnits& u);
+// The cells built for the finer levels while the run is set up (each level's box, band and one cell more, at its
+// resolution: build_domain with a region), at most.
+double refined_setup_cells(const Case& c, const LatticeUnits& u);
 
 // Cell updates a step of `b` makes: every level's own cells times its sub-steps for refined levels, else the
 // grid's cells (the MLUPs of runs and benchmarks).

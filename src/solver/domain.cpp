@@ -34,19 +34,39 @@ std::string where(const Case& c) { return c.source_file.string() + ": "; }
 
 }  // namespace
 
-DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body) {
+DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body, const GridRegion* region) {
+  const std::int64_t n[3] = {u.nx, u.ny, u.nz};  // the whole grid
+  // The cells built: from o to e along each axis, in the whole grid's coordinates.
+  std::int64_t o[3] = {0, 0, 0}, e[3] = {n[0], n[1], n[2]};
+  if (region)
+    for (int a = 0; a < 3; ++a) {
+      o[a] = std::clamp<std::int64_t>(region->lo[a], 0, n[a]);
+      e[a] = std::clamp<std::int64_t>(region->hi[a], o[a], n[a]);
+    }
   DomainData d;
-  d.nx = u.nx;
-  d.ny = u.ny;
-  d.nz = u.nz;
+  d.nx = e[0] - o[0];
+  d.ny = e[1] - o[1];
+  d.nz = e[2] - o[2];
+  if (region)
+    for (int a = 0; a < 3; ++a) {
+      d.origin[a] = o[a];
+      d.global_n[a] = n[a];
+    }
   const std::int64_t N = d.cells();
   d.flags.assign(N, cell::fluid);
   d.link.assign(N, -1);
-  auto idx = [&](std::int64_t x, std::int64_t y, std::int64_t z) { return x + d.nx * (y + d.ny * z); };
+  // Index of the cell at global coordinates (x, y, z), which must lie in the region.
+  auto idx = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+    return (x - o[0]) + d.nx * ((y - o[1]) + d.ny * (z - o[2]));
+  };
+  auto in_region = [&](const std::int64_t (&w)[3]) {
+    for (int a = 0; a < 3; ++a)
+      if (w[a] < o[a] || w[a] >= e[a]) return false;
+    return true;
+  };
 
   if (body) {
     const auto bb = body->bounds();
-    const std::int64_t n[3] = {d.nx, d.ny, d.nz};
     std::int64_t lo[3], hi[3];
     const int dims = dimensions(c.stencil);
     const auto ref = body->reference();
@@ -80,33 +100,43 @@ DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body) 
         throw CaseError(m.str());
       }
     }
+    // The body's cells within the region (all of them without one).
+    std::int64_t vlo[3], vhi[3];
+    bool meets_region = true;
+    for (int a = 0; a < 3; ++a) {
+      vlo[a] = std::max(lo[a], o[a]);
+      vhi[a] = std::min(hi[a], e[a] - 1);
+      meets_region = meets_region && vlo[a] <= vhi[a];
+    }
     const std::optional<MeshView> mesh = body->mesh();
     const auto started = std::chrono::steady_clock::now();
     std::string ran_on = "cpu";
     std::int64_t solid_cells = 0;
-    if (mesh) {
+    if (!meets_region) {
+      // No body cell here.
+    } else if (mesh) {
       // Triangle meshes: the whole box at once, on the GPU when there is one (same results as the CPU).
-      const std::int64_t box[3] = {hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1};
+      const std::int64_t box[3] = {vhi[0] - vlo[0] + 1, vhi[1] - vlo[1] + 1, vhi[2] - vlo[2] + 1};
       std::vector<std::uint8_t> in;
-      ran_on = mesh_inside_cells(*mesh, lo, box, in);
+      ran_on = mesh_inside_cells(*mesh, vlo, box, in);
       for (std::int64_t z = 0; z < box[2]; ++z)
         for (std::int64_t y = 0; y < box[1]; ++y)
           for (std::int64_t x = 0; x < box[0]; ++x)
             if (in[std::size_t(x + box[0] * (y + box[1] * z))]) {
-              d.flags[idx(lo[0] + x, lo[1] + y, lo[2] + z)] = cell::solid;
+              d.flags[idx(vlo[0] + x, vlo[1] + y, vlo[2] + z)] = cell::solid;
               ++solid_cells;
             }
     } else {
-      for (std::int64_t z = lo[2]; z <= hi[2]; ++z)
-        for (std::int64_t y = lo[1]; y <= hi[1]; ++y)
-          for (std::int64_t x = lo[0]; x <= hi[0]; ++x) {
+      for (std::int64_t z = vlo[2]; z <= vhi[2]; ++z)
+        for (std::int64_t y = vlo[1]; y <= vhi[1]; ++y)
+          for (std::int64_t x = vlo[0]; x <= vhi[0]; ++x) {
             if (body->inside({x + 0.5, y + 0.5, z + 0.5})) {
               d.flags[idx(x, y, z)] = cell::solid;
               ++solid_cells;
             }
           }
     }
-    if (solid_cells == 0) {
+    if (solid_cells == 0 && !region) {
       throw CaseError(where(c) + "geometry: the body covers no cell at this resolution. Increase geometry.chord_cells.");
     }
 
@@ -120,9 +150,9 @@ DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body) 
                               dims == 3 && c.span == FaceBC::Periodic && !half_model};
     std::vector<std::size_t> slot;  // index into d.q of each link
     std::vector<double> seg;        // a, b per link
-    for (std::int64_t z = std::max<std::int64_t>(0, lo[2] - 1); z <= std::min(d.nz - 1, hi[2] + 1); ++z)
-      for (std::int64_t y = std::max<std::int64_t>(0, lo[1] - 1); y <= std::min(d.ny - 1, hi[1] + 1); ++y)
-        for (std::int64_t x = std::max<std::int64_t>(0, lo[0] - 1); x <= std::min(d.nx - 1, hi[0] + 1); ++x) {
+    for (std::int64_t z = std::max(o[2], lo[2] - 1); z <= std::min(e[2] - 1, hi[2] + 1); ++z)
+      for (std::int64_t y = std::max(o[1], lo[1] - 1); y <= std::min(e[1] - 1, hi[1] + 1); ++y)
+        for (std::int64_t x = std::max(o[0], lo[0] - 1); x <= std::min(e[0] - 1, hi[0] + 1); ++x) {
           const std::int64_t n0 = idx(x, y, z);
           if (d.flags[n0] != cell::fluid) continue;
           std::int32_t row = -1;
@@ -134,7 +164,7 @@ DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body) 
               w[a] = periodic[a] ? (s[a] + n[a]) % n[a] : s[a];
               in = in && w[a] >= 0 && w[a] < n[a];
             }
-            if (!in || d.flags[idx(w[0], w[1], w[2])] != cell::solid) continue;
+            if (!in || !in_region(w) || d.flags[idx(w[0], w[1], w[2])] != cell::solid) continue;
             if (row < 0) {
               row = std::int32_t(d.wall_cells.size());
               d.wall_cells.push_back(n0);
@@ -166,10 +196,10 @@ DomainData build_domain(const Case& c, const LatticeUnits& u, const Body* body) 
   }
 
   // Open faces: the first and last planes along x.
-  for (std::int64_t z = 0; z < d.nz; ++z)
-    for (std::int64_t y = 0; y < d.ny; ++y) {
-      if (c.inlet == FaceBC::Velocity) d.flags[idx(0, y, z)] = cell::inlet;
-      if (c.outlet == FaceBC::Pressure) d.flags[idx(d.nx - 1, y, z)] = cell::outlet;
+  for (std::int64_t z = o[2]; z < e[2]; ++z)
+    for (std::int64_t y = o[1]; y < e[1]; ++y) {
+      if (c.inlet == FaceBC::Velocity && o[0] == 0) d.flags[idx(0, y, z)] = cell::inlet;
+      if (c.outlet == FaceBC::Pressure && e[0] == n[0]) d.flags[idx(n[0] - 1, y, z)] = cell::outlet;
     }
   return d;
 }

@@ -257,9 +257,17 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
     // resolution: its flags, wall links and fractions), else its parents' types; the band flagged ghost. The band
     // and its parents hold no body, inlet or outlet: what is handed over there is plain fluid.
     const DomainData* own = l < level_grids.size() ? level_grids[l] : nullptr;
-    if (own && (own->nx != f.d.global_n[0] || own->ny != f.d.global_n[1] || own->nz != f.d.global_n[2]))
-      refuse("level " + std::to_string(l + 1) + "'s grid is not the domain at twice level " + std::to_string(l) +
-             "'s resolution");
+    if (own) {
+      // The whole domain at this resolution, or the part of it (build_domain's region) that holds the level's cells.
+      const std::int64_t own_n[3] = {own->nx, own->ny, own->nz};
+      for (int a = 0; a < 3; ++a) {
+        if (global_size(*own, a) != f.d.global_n[a])
+          refuse("level " + std::to_string(l + 1) + "'s grid is not the domain at twice level " + std::to_string(l) +
+                 "'s resolution");
+        if (f.d.origin[a] < own->origin[a] || f.d.origin[a] + nf[a] > own->origin[a] + own_n[a])
+          refuse("level " + std::to_string(l + 1) + "'s grid does not hold the cells of its box and band");
+      }
+    }
     f.d.flags.assign(std::size_t(f.d.cells()), cell::fluid);
     f.d.link.assign(std::size_t(f.d.cells()), -1);
     auto parent_local = [&](const std::int64_t xf[3], std::int64_t xc[3]) {
@@ -286,8 +294,9 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
         f.d.flags[std::size_t(n)] = std::uint8_t(ptype | (band ? cell::ghost : 0));
         continue;
       }
-      const std::int64_t g = (xf[0] + f.d.origin[0]) +
-                             own->nx * ((xf[1] + f.d.origin[1]) + own->ny * (xf[2] + f.d.origin[2]));
+      const std::int64_t g =
+          (xf[0] + f.d.origin[0] - own->origin[0]) +
+          own->nx * ((xf[1] + f.d.origin[1] - own->origin[1]) + own->ny * (xf[2] + f.d.origin[2] - own->origin[2]));
       const std::uint8_t gf = own->flags[std::size_t(g)];
       const std::uint8_t gtype = gf & cell::type_mask;
       if (band) {

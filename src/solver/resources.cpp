@@ -28,12 +28,10 @@ std::string format_bytes(double b) {
 ResourceNeeds estimate_resources(const Case& c, const LatticeUnits& u, bool cuda, std::int64_t first_step) {
   ResourceNeeds n;
   // With refinement.boxes: every level's grid (each stores, steps and writes frames like level 0); while the run is
-  // set up, each level's grid is first built over the whole domain at its resolution (flags and wall-link index).
+  // set up, each level's box is first built at its resolution with a cell to spare (flags and wall-link index).
   const double cells = c.refinement_boxes.empty() ? double(u.nx) * double(u.ny) * double(u.nz)
                                                    : refined_grid_cells(c, u);
-  double level_setup = 0;
-  for (std::size_t l = 1; l <= c.refinement_boxes.size(); ++l)
-    level_setup += 5 * double(u.nx) * double(u.ny) * double(u.nz) * double(std::int64_t(1) << (dimensions(c.stencil) * l));
+  const double level_setup = 5 * refined_setup_cells(c, u);
   const double q = lattice_q(c.stencil);
   const double store = c.precision == Precision::FP64 ? 8 : c.precision == Precision::FP16S ? 2 : 4;
   const bool three_d = dimensions(c.stencil) == 3;
