@@ -317,7 +317,7 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>) stream_colli
     aa_interior_cell<L, T, R, Odd, Sponge>(g, k, s, x, y, z, n, flag);
     return;
   }
-  AABoundaryAccess<L, T, R> acc{g, s};
+  AABoundaryAccess<L, T, R> acc{g, s, n, s.row[n]};
   update_cell<L, R>(g, k, acc, x, y, z);  // returns at once for solid cells
 }
 
@@ -330,8 +330,9 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>)
     std::int64_t r;
     if (!role_list_entry(roles, r)) return;
     const BoundaryCell c = roles.cells[r];
-    AABoundaryAccess<L, T, R> acc{g, s};
-    update_list_boundary_cell<L, R>(g, k, acc, c, g.index(c.x, c.y, c.z));
+    const std::int64_t n = g.index(c.x, c.y, c.z);
+    AABoundaryAccess<L, T, R> acc{g, s, n, s.row[n]};
+    update_list_boundary_cell<L, R>(g, k, acc, c, n);
     return;
   }
   int x, y, z;

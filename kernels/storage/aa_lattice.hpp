@@ -83,15 +83,21 @@ struct AAStateAccess {
 };
 
 // What a boundary cell sees during a step: the previous state from the snapshot, its new state into the next
-// snapshot and into its slots in the layout after the step.
+// snapshot and into its slots in the layout after the step. `own`, `own_row`: the cell updated through this
+// accessor and its snapshot row, known before its first store. Looked up at each store instead, the row was read
+// again before every one (a store through snap_next may alias row[] for all the compiler knows), and on the GPU
+// those reads, each waiting for the one before, were the listed cells' whole update: a round trip to memory per
+// population.
 template <class L, class T, class R>
 struct AABoundaryAccess {
   using stored_type = T;
   GridView g;
   AAStorage<T> s;
+  std::int64_t own;
+  std::int32_t own_row;
   AEROLBM_HD R get(int i, std::int64_t m) const { return R(s.snap[std::int64_t(i) * s.rows + s.row[m]]); }
   AEROLBM_HD void put(int i, std::int64_t n, R v) const {
-    s.snap_next[std::int64_t(i) * s.rows + s.row[n]] = T(v);
+    s.snap_next[std::int64_t(i) * s.rows + (n == own ? own_row : s.row[n])] = T(v);
     int x[3];
     aa_coords(g, n, x);
     const std::int64_t slot = aa_slot<L>(g, s.odd ^ 1, i, x);
