@@ -27,10 +27,10 @@ void add_check_command(CLI::App& app, int& status) {
       for (auto f : d.flags) solid += (f & cell::type_mask) == cell::solid;
       std::cout << "  body cells        " << solid << " solid, " << d.wall_cells.size() << " next to the wall\n";
       if (!c.refinement_boxes.empty()) {
-        // The levels built as a run builds them (on the CPU backend), so that a box they cannot couple is refused
-        // here, before a run.
-        const auto b = make_case_backend(BackendKind::Cpu, backend_config(c, 1), c, u, d, physics_params(c, u));
-        const auto& r = dynamic_cast<const RefinedLevels&>(*b);
+        // The levels planned as a run builds them (grids, bands, hand-over tables), so that a box they cannot
+        // couple is refused here, before a run; no lattice is allocated.
+        const auto plan = plan_case_levels(backend_config(c, 1), c, u, d, physics_params(c, u));
+        const RefinedLevels& r = *plan;
         for (int l = 1; l < r.levels(); ++l) {
           const DomainData& g = r.domain(l);
           std::cout << "  level " << l << "           " << g.nx << " × " << g.ny;
@@ -38,7 +38,7 @@ void add_check_command(CLI::App& app, int& status) {
           std::cout << " cells (with its 2-cell band), " << u.length_cells * double(1 << l)
                     << " cells per reference length, " << (1 << l) << " steps per step\n";
         }
-        std::cout << "  cell updates      " << cell_updates_per_step(*b, d) << " per step of level 0 (every level's "
+        std::cout << "  cell updates      " << r.cell_updates_per_step() << " per step of level 0 (every level's "
                   << "own cells times its steps)\n";
       }
       std::cout << *file << ": OK\n";

@@ -63,9 +63,11 @@ double refined_grid_cells(const Case& c, const LatticeUnits& u) {
   return cells;
 }
 
-std::unique_ptr<Backend> make_case_backend(BackendKind which, const BackendConfig& cfg, const Case& c,
-                                           const LatticeUnits& u, const DomainData& d, const PhysicsParams& p) {
-  if (c.refinement_boxes.empty()) return select_backend(which, cfg, d, p);
+namespace {
+
+std::unique_ptr<RefinedLevels> refined_levels(BackendKind which, const BackendConfig& cfg, const Case& c,
+                                              const LatticeUnits& u, const DomainData& d, const PhysicsParams& p,
+                                              bool plan_only) {
   std::vector<RefinedBox> boxes;
   std::vector<DomainData> grids;
   for (std::size_t i = 0; i < c.refinement_boxes.size(); ++i) {
@@ -80,7 +82,7 @@ std::unique_ptr<Backend> make_case_backend(BackendKind which, const BackendConfi
   std::vector<const DomainData*> level_grids;
   for (const DomainData& g : grids) level_grids.push_back(&g);
   try {
-    return std::make_unique<RefinedLevels>(which, cfg, d, p, boxes, level_grids);
+    return std::make_unique<RefinedLevels>(which, cfg, d, p, boxes, level_grids, plan_only);
   } catch (const std::invalid_argument& e) {
     std::string what = e.what();
     if (what.rfind("refinement: ", 0) == 0) what = what.substr(12);
@@ -88,6 +90,19 @@ std::unique_ptr<Backend> make_case_backend(BackendKind which, const BackendConfi
                     ". Each box needs a few cells of the level it refines around it (its interface band), and no "
                     "body, inlet or outlet within two of its cells (docs/grid_refinement.md).");
   }
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> make_case_backend(BackendKind which, const BackendConfig& cfg, const Case& c,
+                                           const LatticeUnits& u, const DomainData& d, const PhysicsParams& p) {
+  if (c.refinement_boxes.empty()) return select_backend(which, cfg, d, p);
+  return refined_levels(which, cfg, c, u, d, p, false);
+}
+
+std::unique_ptr<RefinedLevels> plan_case_levels(const BackendConfig& cfg, const Case& c, const LatticeUnits& u,
+                                                const DomainData& d, const PhysicsParams& p) {
+  return refined_levels(BackendKind::Cpu, cfg, c, u, d, p, true);
 }
 
 std::int64_t cell_updates_per_step(const Backend& b, const DomainData& d) {

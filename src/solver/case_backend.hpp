@@ -12,13 +12,19 @@
 
 namespace aerolbm {
 
-// `d` is the case's grid (build_domain) and `p` its physics. With refinement.boxes, level ℓ's grid is the part of the case
-// around its box built at 2^ℓ times the reference cells (its body voxelised there; never the whole domain at that
-// resolution) and level ℓ's box the entry ℓ − 1 in that level's
-// cells. Throws CaseError for boxes the refined levels cannot couple (too close to a face or to each other, a body
-// in an interface band), BackendUnavailable as select_backend does.
+// `d` is the case's grid (build_domain) and `p` its physics. With refinement.boxes, level ℓ's grid is the part of
+// the case around its box built at 2^ℓ times the reference cells (its body voxelised there; never the whole domain
+// at that resolution) and level ℓ's box the entry ℓ − 1 in that level's cells. Throws CaseError for boxes the
+// refined levels cannot couple (too close to a face or to each other, a body in an interface band),
+// BackendUnavailable as select_backend does.
 std::unique_ptr<Backend> make_case_backend(BackendKind which, const BackendConfig& cfg, const Case& c,
                                            const LatticeUnits& u, const DomainData& d, const PhysicsParams& p);
+
+// The refined levels of a case with refinement.boxes as make_case_backend builds them (grids, bands, hand-over
+// tables; the same CaseError for boxes they cannot couple), without backends: nothing is allocated for the
+// populations (`aerolbm check`; RefinedLevels' plan_only).
+std::unique_ptr<RefinedLevels> plan_case_levels(const BackendConfig& cfg, const Case& c, const LatticeUnits& u,
+                                                const DomainData& d, const PhysicsParams& p);
 
 // Entry i of refinement.boxes as level i + 1's box in the cells of level i (its global coordinates).
 RefinedBox refined_box(const Case& c, const LatticeUnits& u, std::size_t i);

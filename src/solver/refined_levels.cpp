@@ -162,7 +162,7 @@ PhysicsParams finer_params(PhysicsParams p) {
 
 RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const DomainData& coarse,
                              const PhysicsParams& p, const std::vector<RefinedBox>& boxes,
-                             const std::vector<const DomainData*>& level_grids) {
+                             const std::vector<const DomainData*>& level_grids, bool plan_only) {
   if (cfg.precision == Precision::FP16S)
     refuse("fp16s storage is not refined yet (lattice.precision: fp32 or fp64)");
   if (cfg.kernel != KernelVariant::Auto && cfg.kernel != KernelVariant::Pull)
@@ -521,6 +521,12 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
 
   }
 
+  // The tables hold cells as 32-bit indices: a level's grid on one GPU or host holds fewer than 2^31 cells.
+  for (std::size_t l = 0; l + 1 < levels_.size(); ++l)
+    if (std::max(levels_[l + 1].d.cells(), levels_[l].d.cells()) > std::numeric_limits<std::int32_t>::max())
+      refuse("level " + std::to_string(l + 1) + " or the level below holds 2^31 cells or more");
+  if (plan_only) return;
+
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     Level& lv = levels_[l];
     lv.backend = select_backend(which, cfg, lv.d, lv.p);
@@ -532,11 +538,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
   for (std::size_t l = 1; l < levels_.size(); ++l) levels_[l].backend->join_stream(*levels_[0].backend);
   for (std::size_t l = 0; l < couplings_.size(); ++l) {
     Coupling& k = couplings_[l];
-    // The tables by the value each computes, cells as 32-bit indices (a level's grid on one GPU or host holds
-    // fewer than 2^31 cells: checked).
-    const std::int64_t fine_cells = levels_[l + 1].d.cells(), coarse_cells = levels_[l].d.cells();
-    if (std::max(fine_cells, coarse_cells) > std::numeric_limits<std::int32_t>::max())
-      refuse("level " + std::to_string(l + 1) + " or the level below holds 2^31 cells or more");
+    // The tables by the value each computes, cells as 32-bit indices (checked above).
     LevelCouplingTables t;
     t.dims = dims_;
     t.q = q_;

@@ -43,11 +43,16 @@ class RefinedLevels : public Backend {
  public:
   // `coarse`: level 0 (a whole grid, not an MPI block), `p` its physics; boxes[ℓ]: level ℓ + 1's box;
   // level_grids[ℓ] (optional, may be shorter or hold nulls): the domain at level ℓ + 1's resolution, whole or the
-  // part that holds the level's box and band (build_domain with a region), whose cells there are taken. Throws std::invalid_argument for a box that is not inside its level with room for
-  // the bands, or that holds what this form does not refine (a body, an inlet or outlet in a band or without a
-  // grid of its own, fp16s storage, a kernel other than pull).
+  // part that holds the level's box and band (build_domain with a region), whose cells there are taken. Throws
+  // std::invalid_argument for a box that is not inside its level with room for the bands, or that holds what this
+  // form does not refine (a body, an inlet or outlet in a band or without a grid of its own, fp16s storage, a
+  // kernel other than pull).
+  // `plan_only` (`aerolbm check`): the levels' grids and hand-over tables are built and checked as for a run, but
+  // no backend is made (no lattice allocated); only levels(), domain(), params(), owned() and
+  // cell_updates_per_step() may then be called.
   RefinedLevels(BackendKind which, const BackendConfig& cfg, const DomainData& coarse, const PhysicsParams& p,
-                const std::vector<RefinedBox>& boxes, const std::vector<const DomainData*>& level_grids = {});
+                const std::vector<RefinedBox>& boxes, const std::vector<const DomainData*>& level_grids = {},
+                bool plan_only = false);
   ~RefinedLevels() override;
   RefinedLevels(const RefinedLevels&) = delete;
   RefinedLevels& operator=(const RefinedLevels&) = delete;

@@ -17,6 +17,8 @@
 
 #include "kernels/backend.hpp"
 #include "src/case/make_body.hpp"
+#include "src/solver/case_backend.hpp"
+#include "src/solver/domain.hpp"
 #include "src/solver/refined_levels.hpp"
 #include "src/solver/simulation.hpp"
 #include "tests/validation/harness.hpp"
@@ -595,6 +597,40 @@ TEST(Refinement, BodyInARefinedBox3DGivesTheFineGridsForcesAndMoments) {
   EXPECT_NEAR(refined[13], fine[13], 0.03 * std::abs(fine[13]));  // C_pitch
   EXPECT_NEAR(refined[0], fine[0] / 4, 0.02 * std::abs(fine[0] / 4));     // Fx in level 0's units
   EXPECT_NEAR(refined[10], fine[10] / 8, 0.03 * std::abs(fine[10] / 8));  // Mz in level 0's units
+}
+
+TEST(Refinement, CheckPlansTheLevelsARunBuilds) {
+  // `aerolbm check` plans the levels (plan_case_levels: grids, bands and hand-over tables, no backend, no lattice);
+  // a run builds them with their backends (make_case_backend). Both must give every level the same grid, and
+  // refuse the same boxes.
+  const Case c = load_case(cases_dir() / "naca0012_re1000_aoa5_refined.yaml");
+  const LatticeUnits u = lattice_units(c);
+  const auto body = make_body(c);
+  const DomainData d = build_domain(c, u, body.get());
+  const PhysicsParams p = physics_params(c, u);
+  const auto plan = plan_case_levels(backend_config(c, 1), c, u, d, p);
+  const auto built = make_case_backend(BackendKind::Cpu, backend_config(c, 1), c, u, d, p);
+  const auto& r = dynamic_cast<const RefinedLevels&>(*built);
+  ASSERT_EQ(plan->levels(), 3);
+  ASSERT_EQ(plan->levels(), r.levels());
+  EXPECT_EQ(plan->cell_updates_per_step(), r.cell_updates_per_step());
+  for (int l = 0; l < r.levels(); ++l) {
+    const DomainData& a = plan->domain(l);
+    const DomainData& b = r.domain(l);
+    EXPECT_EQ(a.nx, b.nx) << "level " << l;
+    EXPECT_EQ(a.ny, b.ny) << "level " << l;
+    EXPECT_EQ(a.nz, b.nz) << "level " << l;
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(a.origin[k], b.origin[k]) << "level " << l;
+    EXPECT_EQ(a.flags, b.flags) << "level " << l;
+    EXPECT_EQ(a.wall_cells, b.wall_cells) << "level " << l;
+  }
+  const Case bad = load_case(cases_dir() / "naca0012_re1000_aoa5.yaml", {"refinement.boxes=[[0,-0.1,1,0.1]]"});
+  const LatticeUnits ub = lattice_units(bad);
+  const auto bad_body = make_body(bad);
+  const DomainData db = build_domain(bad, ub, bad_body.get());
+  EXPECT_THROW(plan_case_levels(backend_config(bad, 1), bad, ub, db, physics_params(bad, ub)), CaseError);
+  EXPECT_THROW(make_case_backend(BackendKind::Cpu, backend_config(bad, 1), bad, ub, db, physics_params(bad, ub)),
+               CaseError);
 }
 
 TEST(Refinement, HalfWingInABoxOnItsSymmetryPlaneGivesTheFineGridsForces) {
