@@ -27,40 +27,38 @@ RefinedBox refined_box(const Case& c, const LatticeUnits& u, std::size_t i) {
 
 namespace {
 
-// The cells of level ℓ + 1's grid that its box (in level ℓ's cells) needs built: the box at twice the resolution,
-// its two-cell band, and one cell more for the band's wall links (build_domain clamps it to the grid).
-GridRegion level_region(const RefinedBox& b, int dims) {
+// Each finer level's grid around its box, in that level's cells: the box at twice the resolution of the level
+// below, its band of kBand cells, and while it is built kSpare cells more for the band's wall links.
+constexpr std::int64_t kBand = 2, kSpare = 1;
+
+GridRegion level_region(const RefinedBox& b, int dims) {  // build_domain clamps it to the grid
   GridRegion r;
   for (int a = 0; a < 3; ++a) {
-    r.lo[a] = a < dims ? 2 * b.lo[a] - 3 : 0;
-    r.hi[a] = a < dims ? 2 * b.hi[a] + 3 : std::numeric_limits<std::int64_t>::max();
+    r.lo[a] = a < dims ? 2 * b.lo[a] - kBand - kSpare : 0;
+    r.hi[a] = a < dims ? 2 * b.hi[a] + kBand + kSpare : std::numeric_limits<std::int64_t>::max();
   }
   return r;
 }
 
-}  // namespace
-
-double refined_setup_cells(const Case& c, const LatticeUnits& u) {
+// The finer levels' cells, each box with `margin` cells on every side (an upper bound where a box lies on a face).
+double finer_level_cells(const Case& c, const LatticeUnits& u, std::int64_t margin) {
   double cells = 0;
   for (std::size_t i = 0; i < c.refinement_boxes.size(); ++i) {
-    const GridRegion r = level_region(refined_box(c, u, i), dimensions(c.stencil));
+    const RefinedBox b = refined_box(c, u, i);
     double level = 1;
-    for (int a = 0; a < 3; ++a) level *= a < dimensions(c.stencil) ? double(r.hi[a] - r.lo[a]) : double(u.nz);
+    for (int a = 0; a < 3; ++a)
+      level *= a < dimensions(c.stencil) ? double(2 * (b.hi[a] - b.lo[a]) + 2 * margin) : double(u.nz);
     cells += level;
   }
   return cells;
 }
 
+}  // namespace
+
+double refined_setup_cells(const Case& c, const LatticeUnits& u) { return finer_level_cells(c, u, kBand + kSpare); }
+
 double refined_grid_cells(const Case& c, const LatticeUnits& u) {
-  double cells = double(u.nx) * double(u.ny) * double(u.nz);
-  for (std::size_t i = 0; i < c.refinement_boxes.size(); ++i) {
-    const RefinedBox b = refined_box(c, u, i);
-    double level = 1;
-    for (int a = 0; a < 3; ++a)
-      level *= a < dimensions(c.stencil) ? double(2 * (b.hi[a] - b.lo[a]) + 4) : double(u.nz);
-    cells += level;
-  }
-  return cells;
+  return double(u.nx) * double(u.ny) * double(u.nz) + finer_level_cells(c, u, kBand);
 }
 
 namespace {
