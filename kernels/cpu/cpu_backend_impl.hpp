@@ -129,9 +129,11 @@ class CpuBackend final : public Backend, public LatticeOwner {
               for (int i = 0; i < L::Q; ++i) st[i] = acc.dst + std::int64_t(i) * stride + g.index(0, y, z);
               runs.blocks(k.coll, ld, st, sg.x0, sg.x1);
             }
-            if (k.sponge_faces) sponge_stored(g, k, y, z, sg.x0, sg.x1, [&](int i, int x) -> T& {
-              return acc.dst[std::int64_t(i) * stride + g.index(x, y, z)];
-            });
+            if (k.sponge_faces) {
+              T* st[L::Q];
+              for (int i = 0; i < L::Q; ++i) st[i] = acc.dst + std::int64_t(i) * stride + g.index(0, y, z);
+              sponge_stored(g, k, runs, y, z, sg.x0, sg.x1, st);
+            }
           } else {
             if (k.wall_function) {  // the near-wall cells are scalar segments
               for (int x = sg.x0; x < sg.x1; ++x) update_cell<L, R, extras::wall_function>(g, k, acc, x, y, z);
@@ -308,25 +310,35 @@ class CpuBackend final : public Backend, public LatticeOwner {
   }
 
   // The sponge layer (sponge_cell) on the new populations the vector rows stored for cells x0 .. x1−1 of row
-  // (y, z), `slot(i, x)` their storage: the per-cell path applies it in registers to the same values.
+  // (y, z), st[i][x] their storage: the per-cell path applies it in registers to the same values.
   // Along a row σ is the largest of a term that only falls with x (the low x face), one that only rises (the high x
   // face) and a constant (the y and z faces), passed through the same rounding-monotone operations: once σ is 0
-  // from each end, it is 0 in between. So the row is walked in from both ends and stops at the first cell without
-  // sponge, instead of computing σ for every cell (a scalar pass over every vector row of a far-field case).
-  template <class Slot>
-  static void sponge_stored(const GridView& g, const StepConstants<R>& k, int y, int z, int x0, int x1, Slot&& slot) {
-    auto relax = [&](int x) {
-      const R sigma = sponge_sigma<L, R>(g, k, x, y, z);
-      if (!(sigma > R(0))) return false;
-      R f[L::Q];
-      for (int i = 0; i < L::Q; ++i) f[i] = R(slot(i, x));
-      sponge_relax<L, R>(k, sigma, f);
-      for (int i = 0; i < L::Q; ++i) slot(i, x) = T(f[i]);
-      return true;
-    };
-    int x = x0;
-    while (x < x1 && relax(x)) ++x;
-    for (int e = x1 - 1; e > x && relax(e); --e) {
+  // from each end, it is 0 in between. So the row is walked in from both ends, σ of each cell kept, and stops at the
+  // first cell without sponge; the cells walked over are relaxed by the row kernel (sponge_cells), a direction at a
+  // time across them. (Relaxed one cell at a time, the layer cost the CI half wing, whose sponge holds half its
+  // cells, as much as its whole step without one: kernels/PERFORMANCE.md.)
+  static void sponge_stored(const GridView& g, const StepConstants<R>& k, const RunKernels<L, T, R>& runs, int y,
+                            int z, int x0, int x1, T* const* st) {
+    constexpr int kChunk = 256;
+    R sigma[kChunk];
+    R fs[L::Q];
+    for (int i = 0; i < L::Q; ++i) fs[i] = free_stream_population<L, R>(k, i);
+    int x = x0;  // from the low end: cells x0 .. x − 1 relaxed
+    while (x < x1) {
+      int n = 0;
+      while (n < kChunk && x + n < x1 && (sigma[n] = sponge_sigma<L, R>(g, k, x + n, y, z)) > R(0)) ++n;
+      if (n > 0) runs.sponge(fs, sigma, st, x, x + n);
+      x += n;
+      if (n < kChunk) break;
+    }
+    int e = x1;  // from the high end, down to x + 1: cells e .. x1 − 1 relaxed
+    while (e - 1 > x) {
+      int n = 0;
+      while (n < kChunk && e - 1 - n > x && (sigma[kChunk - 1 - n] = sponge_sigma<L, R>(g, k, e - 1 - n, y, z)) > R(0))
+        ++n;
+      if (n > 0) runs.sponge(fs, sigma + (kChunk - n), st, e - n, e);
+      e -= n;
+      if (n < kChunk) break;
     }
   }
 
@@ -369,7 +381,7 @@ class CpuBackend final : public Backend, public LatticeOwner {
               } else {
                 aa_row_slots<L, T, false>(g, stride, s.f, y, z, ld, st);
               }
-              sponge_stored(g, k, y, z, sg.x0, sg.x1, [&](int i, int x) -> T& { return st[i][x]; });
+              sponge_stored(g, k, runs, y, z, sg.x0, sg.x1, st);
             }
           } else {
             for (int x = sg.x0; x < sg.x1; ++x) {

@@ -288,6 +288,22 @@ AEROLBM_HD void aa_row(const GridView& g, std::int64_t stride, const CollisionCo
   cells<L, T, R>(k, ld, st, x0, x1);
 }
 
+// The sponge layer on values a row stored: st[i][x] ← st[i][x] − σ[x − x0] (st[i][x] − fs[i]) for x0 ≤ x < x1, fs
+// the free stream's populations: sponge_relax on each cell, as the per-cell path applies it (sponge_cell), the same
+// operations in the same order, one direction at a time across the row instead of one cell at a time.
+template <class L, class T, class R>
+AEROLBM_HD void sponge_cells(const R* fs, const R* sigma, T* const* st, int x0, int x1) {
+  for (int i = 0; i < L::Q; ++i) {
+    T* const p = st[i];
+    const R s = fs[i];
+#pragma omp simd
+    for (int x = x0; x < x1; ++x) {
+      const R v = R(p[x]);
+      p[x] = T(v - sigma[x - x0] * (v - s));
+    }
+  }
+}
+
 // The compiled variants: one function per ISA around the always-inlined row, so that the whole loop (collide
 // included) is compiled for that ISA. Distinct names, so no instantiation compiled for one ISA can stand in for
 // another's at link time.
@@ -313,6 +329,10 @@ AEROLBM_HD void aa_row(const GridView& g, std::int64_t stride, const CollisionCo
   ATTRIBUTE void aa_run_##ISA(const GridView& g, std::int64_t stride, const CollisionConstants<R>& k, T* f, int y,  \
                               int z, int x0, int x1) {                                                             \
     aa_row<L, T, R, Force, Les, Odd>(g, stride, k, f, y, z, x0, x1);                                               \
+  }                                                                                                                  \
+  template <class L, class T, class R>                                                                               \
+  ATTRIBUTE void sponge_run_##ISA(const R* fs, const R* sigma, T* const* st, int x0, int x1) {                     \
+    sponge_cells<L, T, R>(fs, sigma, st, x0, x1);                                                                    \
   }
 
 AEROLBM_CPU_ROW_VARIANTS(base, )
@@ -330,8 +350,11 @@ struct RunKernels {
   using InPlace = void (*)(const GridView&, std::int64_t, const CollisionConstants<R>&, T*, int, int, int, int);
   // Cells x0 .. x1−1 from the Q load pointers to the Q store pointers (indexed by x): the face segments.
   using Blocks = void (*)(const CollisionConstants<R>&, const T* const*, T* const*, int, int);
+  // The sponge on the values of cells x0 .. x1−1 (sponge_cells: free stream, σ per cell, store pointers).
+  using Sponge = void (*)(const R*, const R*, T* const*, int, int);
   Pull pull = nullptr;
   Blocks blocks = nullptr;
+  Sponge sponge = &sponge_run_base<L, T, R>;
   InPlace aa_even = nullptr, aa_odd = nullptr;
   Isa isa = Isa::base;
 
@@ -403,6 +426,13 @@ struct RunKernels {
     } else {
       pick<false>(les);
     }
+#if AEROLBM_CPU_X86
+    if constexpr (kWide) {
+      if (isa == Isa::avx512)
+        sponge = L::Q == 19 && !full_width_avx512() ? &sponge_run_avx512_256<L, T, R> : &sponge_run_avx512<L, T, R>;
+      if (isa == Isa::avx2) sponge = &sponge_run_avx2<L, T, R>;
+    }
+#endif
   }
 };
 
