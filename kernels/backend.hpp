@@ -204,10 +204,6 @@ class Backend {
   virtual void halo_pack(int /*list*/, bool /*to_host*/) { throw std::logic_error(name() + ": no halo exchange"); }
   // Buffer → state; from_host: the values are in buffer.host, else in buffer.device.
   virtual void halo_unpack(int /*list*/, bool /*from_host*/) { throw std::logic_error(name() + ": no halo exchange"); }
-  // The same, ordered behind the work queued on the backend and not waited for (refined levels,
-  // kernels/level_coupling.hpp): on the CUDA backend buffer.device on its stream; elsewhere buffer.host, done at once.
-  virtual void queue_halo_pack(int list) { halo_pack(list, true); }
-  virtual void queue_halo_unpack(int list) { halo_unpack(list, true); }
   // The CUDA stream the backend's work goes on (a cudaStream_t; null where there is none), and putting this
   // backend's work on `other`'s stream instead (refined levels: one stream for every level, no waits between them;
   // `other` must outlive this backend's work). A no-op where there are no streams.

@@ -483,18 +483,6 @@ class CudaBackend final : public Backend, public LatticeOwner {
     AEROLBM_CUDA_CHECK(cudaStreamSynchronize(s));
   }
 
-  // The current state and the device buffer, on the main stream, not waited for (refined levels).
-  void queue_halo_pack(int list) override {
-    Halo& h = halos_.at(std::size_t(list));
-    if (h.m * h.nd > 0) launch_halo_pack(h, a_.data(), stream_);
-  }
-
-  void queue_halo_unpack(int list) override {
-    flush_sample();
-    Halo& h = halos_.at(std::size_t(list));
-    if (h.m * h.nd > 0) launch_halo_unpack(h, a_.data(), stream_);
-  }
-
   void* stream_handle() override { return stream_; }
 
   Lattices lattices() override {

@@ -65,7 +65,8 @@ KeySpec build_schema() {
           section("checkpoint", {leaf("every", K::Integer)}),
           section("watchdog", {leaf("every", K::Integer), leaf("max_speed", K::Number)}),
           section("parallel", {leaf("ranks_grid", K::NumberList)}),
-          section("refinement", {leaf("boxes", K::NumberLists)}),
+          section("refinement", {leaf("boxes", K::NumberLists),
+                                  section("band", {leaf("levels", K::Integer), leaf("thickness", K::Number)})}),
       });
 }
 

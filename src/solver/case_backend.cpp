@@ -84,6 +84,11 @@ std::unique_ptr<RefinedLevels> refined_levels(BackendKind which, const BackendCo
   } catch (const std::invalid_argument& e) {
     std::string what = e.what();
     if (what.rfind("refinement: ", 0) == 0) what = what.substr(12);
+    if (c.refinement_band_levels > 0)
+      throw CaseError(c.source_file.string() + ": refinement.band: " + what +
+                      ". The band's boxes (the body's bounding box grown by the thickness, level by level) must keep "
+                      "a few cells away from the domain's open and wall faces: lower refinement.band.thickness or "
+                      "levels, or enlarge domain.size_chords (docs/grid_refinement.md).");
     throw CaseError(c.source_file.string() + ": refinement.boxes: " + what +
                     ". Each box needs a few cells of the level it refines around it (its interface band), and no "
                     "body, inlet or outlet within two of its cells (docs/grid_refinement.md).");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "src/case/case.hpp"
+#include "src/case/make_body.hpp"
 #include "src/case/units.hpp"
 #include "tests/unit/test_case_util.hpp"
 
@@ -353,6 +354,55 @@ TEST(CaseRules, RefinementBoxesFitTheDomainAndEachOther) {
                                      "domain: {size_chords: [12.001, 6], body_position_chords: [3, 3]}"),
                        ":5: domain.size_chords: expected a whole number of cells along each axis with "
                                "refinement (size × reference cells), got 1920.16 cells along x."));
+}
+
+// refinement.band: nested boxes around the body's bounding box, the finest `thickness` beyond it, each coarser one
+// the next grown by thickness × 2^(levels − ℓ), inside the domain; refused beside refinement.boxes, without a body,
+// without its keys, or too thin to keep four cells of the level below between the body and the finest box.
+TEST(CaseRules, RefinementBandMakesNestedBoxesAroundTheBody) {
+  TempDir dir;
+  const Case c = load_case(dir.write("band.yaml", sketch_with(11, "checkpoint: {every: 0}\n"
+                                                                  "refinement: {band: {levels: 2, thickness: 0.1}}")));
+  ASSERT_EQ(c.refinement_boxes.size(), 2u);
+  EXPECT_EQ(c.refinement_band_levels, 2);
+  const auto body = make_body(c)->bounds();
+  for (int a = 0; a < 2; ++a) {
+    const double pivot = c.body_position_chords[std::size_t(a)];
+    const double lo = body[0][a] / c.chord_cells - pivot, hi = body[1][a] / c.chord_cells - pivot;
+    EXPECT_NEAR(c.refinement_boxes[1].from[std::size_t(a)], lo - 0.1, 1e-12) << a;
+    EXPECT_NEAR(c.refinement_boxes[1].to[std::size_t(a)], hi + 0.1, 1e-12) << a;
+    EXPECT_NEAR(c.refinement_boxes[0].from[std::size_t(a)], lo - 0.3, 1e-12) << a;
+    EXPECT_NEAR(c.refinement_boxes[0].to[std::size_t(a)], hi + 0.3, 1e-12) << a;
+  }
+  // The chord along x (the section at 5°: a little less), the thickness along y.
+  EXPECT_NEAR(c.refinement_boxes[1].to[0] - c.refinement_boxes[1].from[0], 1.0 + 0.2, 0.01);
+  // A band that reaches a face ends there: level 1's box grown by 3 chords stops at the domain's low x face.
+  const Case wide = load_case(dir.write("wide.yaml", sketch_with(11, "checkpoint: {every: 0}\n"
+                                                                     "refinement: {band: {levels: 2, thickness: 1}}")));
+  EXPECT_DOUBLE_EQ(wide.refinement_boxes[0].from[0], -3.0);  // the pivot at 3 of 12 reference lengths
+  auto band_error = [&](const std::string& refinement, int line = 0, const std::string& replacement = "") {
+    std::string text = sketch_with(11, "checkpoint: {every: 0}\nrefinement: " + refinement);
+    if (line > 0) {
+      std::size_t start = 0;
+      for (int n = 1; n < line; ++n) start = text.find('\n', start) + 1;
+      text.replace(start, text.find('\n', start) - start, replacement);
+    }
+    static int n = 0;
+    return load_error(dir.write("band" + std::to_string(n++) + ".yaml", text));
+  };
+  EXPECT_TRUE(Contains(band_error("{boxes: [[-1, -0.5, 2, 0.5]], band: {levels: 1, thickness: 0.1}}"),
+                       "refinement.band: expected refinement.boxes or refinement.band, not both, got both."));
+  EXPECT_TRUE(Contains(band_error("{band: {levels: 2}}"), "refinement.band.thickness: expected the band's thickness"));
+  EXPECT_TRUE(Contains(band_error("{band: {levels: 7, thickness: 0.1}}"), "refinement.band.levels: expected"));
+  // 0.01 × 160 × 2 = 3.2 cells.
+  EXPECT_TRUE(Contains(band_error("{band: {levels: 2, thickness: 0.01}}"),
+                       "refinement.band.thickness: expected at least four cells of the level below the finest "
+                       "between the body and the finest box"));
+  EXPECT_TRUE(Contains(band_error("{band: {levels: 1, thickness: 0.1}}", 4, "geometry: {type: none, reference_cells: 160}"),
+                       "refinement.band: expected a body to refine around"));
+  EXPECT_TRUE(Contains(band_error("{band: {levels: 2, thickness: 0.1}}", 6,
+                                  "lattice: {stencil: D2Q9, collision: trt, precision: fp16s, kernel: auto}"),
+                       "refinement.band: expected lattice.precision fp32 or fp64 with refinement, got fp16s."));
 }
 
 }  // namespace
