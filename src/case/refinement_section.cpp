@@ -149,9 +149,6 @@ void check_refinement(const SectionReader& root, const Case& c) {
   if (c.kernel != KernelVariant::Auto && c.kernel != KernelVariant::Pull)
     refuse("lattice.kernel pull or auto with refinement", kernel_name(c.kernel),
            "Refined levels run the two-lattice pull kernel; set lattice.kernel: pull (or auto).");
-  if (c.averages)
-    refuse("output.averages off with refinement", "output.averages.enabled: true",
-           "The mean fields are not kept on refined levels yet; turn them off or remove the refinement section.");
   if (c.ranks_grid[0] > 0)
     refuse("no parallel.ranks_grid with refinement", "parallel.ranks_grid set",
            "Refined levels run in one process (no MPI yet); remove parallel.ranks_grid.");

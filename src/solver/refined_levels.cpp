@@ -737,13 +737,10 @@ DeviceFieldArrays RefinedLevels::device_fields() {
                          "grid); read level 0's, filled from the finer levels, with macroscopic()");
 }
 
-void RefinedLevels::level_fields(int level, std::vector<float>& rho, std::vector<float>& u) {
-  Level& c = levels_[std::size_t(level)];
-  c.backend->macroscopic(rho, u);
-  if (std::size_t(level) + 1 == levels_.size()) return;
+template <class Fn>
+void RefinedLevels::for_each_covered(int level, Fn&& fn) const {
+  const Level& c = levels_[std::size_t(level)];
   const Level& f = levels_[std::size_t(level) + 1];
-  std::vector<float> frho, fu;
-  level_fields(level + 1, frho, fu);
   const int kids = 1 << dims_;
   const std::int64_t nf[3] = {f.d.nx, f.d.ny, f.d.nz};
   for (std::int64_t n = 0; n < c.d.cells(); ++n) {
@@ -762,7 +759,16 @@ void RefinedLevels::level_fields(int level, std::vector<float>& rho, std::vector
       }
       child[b] = under ? x[0] + nf[0] * (x[1] + nf[1] * x[2]) : -1;
     }
-    if (!under) continue;
+    if (under) fn(n, child, kids);
+  }
+}
+
+void RefinedLevels::level_fields(int level, std::vector<float>& rho, std::vector<float>& u) {
+  levels_[std::size_t(level)].backend->macroscopic(rho, u);
+  if (std::size_t(level) + 1 == levels_.size()) return;
+  std::vector<float> frho, fu;
+  level_fields(level + 1, frho, fu);
+  for_each_covered(level, [&](std::int64_t n, const std::int64_t (&child)[8], int kids) {
     double r = 0, v[3] = {0, 0, 0};
     for (int b = 0; b < kids; ++b) {
       const std::size_t m = std::size_t(child[b]);
@@ -771,7 +777,32 @@ void RefinedLevels::level_fields(int level, std::vector<float>& rho, std::vector
     }
     rho[std::size_t(n)] = float(r / kids);
     for (int a = 0; a < 3; ++a) u[3 * std::size_t(n) + std::size_t(a)] = float(v[a] / kids);
-  }
+  });
+}
+
+void RefinedLevels::sample_averages() {
+  for (Level& l : levels_) l.backend->sample_averages();
+}
+
+void RefinedLevels::read_averages(FieldAverages& out) { level_averages(0, out); }
+
+void RefinedLevels::level_averages(int level, FieldAverages& out) {
+  levels_[std::size_t(level)].backend->read_averages(out);
+  if (std::size_t(level) + 1 == levels_.size() || out.samples == 0) return;
+  FieldAverages fine;
+  level_averages(level + 1, fine);
+  const std::int64_t cells = levels_[std::size_t(level)].d.cells(), fcells = levels_[std::size_t(level) + 1].d.cells();
+  for_each_covered(level, [&](std::int64_t n, const std::int64_t (&child)[8], int kids) {
+    for (int q = 0; q < FieldAverages::kQuantities; ++q) {
+      double mean = 0, m2 = 0;
+      for (int b = 0; b < kids; ++b) {
+        mean += fine.mean[std::size_t(q * fcells + child[b])];
+        m2 += fine.m2[std::size_t(q * fcells + child[b])];
+      }
+      out.mean[std::size_t(q * cells + n)] = mean / kids;
+      out.m2[std::size_t(q * cells + n)] = m2 / kids;
+    }
+  });
 }
 
 StateCheck RefinedLevels::check_state(double max_speed) {

@@ -113,6 +113,10 @@ class RefinedLevels : public Backend {
   std::unique_ptr<FieldsTransfer> level_fields_transfer(int level);
   // Level 0's populations (Q × its cells), then level 1's, ..., then the values in transit (ring × Q per
   // coupling). write_populations throws std::invalid_argument for another length.
+  // The mean fields (output.averages): every level samples its own grid at the same coarse step; read_averages
+  // gives level 0's statistics, the cells under a box filled from the finer level's (level_averages).
+  void sample_averages() override;
+  void read_averages(FieldAverages& out) override;
   void read_populations(std::vector<double>& f) override;
   void write_populations(const std::vector<double>& f) override;
 
@@ -123,6 +127,13 @@ class RefinedLevels : public Backend {
   std::array<double, 3> summed_force(bool pressure_part);
   // Fills level `level`'s density and velocity, the cells under level + 1's box with the mean of their children.
   void level_fields(int level, std::vector<float>& rho, std::vector<float>& u);
+  // Level `level`'s mean-field statistics, the cells under the next level's box filled with the mean of their
+  // children's (their means, and their sums of squared deviations: the mean of the children's variances, not the
+  // variance of their mean).
+  void level_averages(int level, FieldAverages& out);
+  // Each cell of level `level` under the next level's box, with its children's cells in that level's grid (2^D).
+  template <class Fn>
+  void for_each_covered(int level, Fn&& fn) const;
   void couple_and_step(int level);
   std::array<double, 4> budget();  // mass, then momentum (mass(), momentum())
   std::vector<int> sampled_at_;  // per queued force sample: the level whose backend took it, −1: taken here

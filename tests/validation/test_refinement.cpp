@@ -4,6 +4,7 @@
 // measured order of convergence, and the boxes this first form refuses.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -662,6 +663,63 @@ TEST(Refinement, HalfWingInABoxOnItsSymmetryPlaneGivesTheFineGridsForces) {
               "%.5f / %.5f, C_pitch %.5f / %.5f\n", refined[3], fine[3], refined[4], fine[4], refined[13], fine[13]);
   EXPECT_NEAR(refined[3], fine[3], 0.02 * std::abs(fine[3]));  // C_D
   EXPECT_NEAR(refined[4], fine[4], 0.03 * std::abs(fine[4]));  // C_L
+}
+
+TEST(Refinement, MeanFieldsOfARefinedRun) {
+  // output.averages on refined levels: each level samples its own cells, and level 0's statistics come back with
+  // its cells under the box filled from level 1's (the mean of the children's means). Against the same statistics
+  // taken by hand from level 0's fields (macroscopic(): the same filling of the instantaneous fields) at the same
+  // steps: the uncovered cells bit for bit (the same floats through the same Welford updates), the covered ones to
+  // rounding (the children's mean taken before the float rounding instead of after).
+  SolverSetup s(cases_dir() / "naca0012_re1000_aoa5.yaml",
+                {"geometry.chord_cells=32", "refinement.boxes=[[-0.5, -0.5, 1.5, 0.5]]"});
+  auto* r = dynamic_cast<RefinedLevels*>(s.backend.get());
+  ASSERT_NE(r, nullptr);
+  s.backend->run(300);
+  const std::int64_t cells = s.d.cells();
+  std::vector<double> mean(4 * std::size_t(cells), 0.0), m2(mean.size(), 0.0);
+  std::vector<float> rho, u;
+  const int samples = 6;
+  for (int k = 1; k <= samples; ++k) {
+    s.backend->run(25);
+    s.backend->sample_averages();
+    s.backend->macroscopic(rho, u);
+    for (std::int64_t n = 0; n < cells; ++n)
+      for (int q = 0; q < 4; ++q) {
+        const double x = q == 0 ? double(rho[std::size_t(n)]) : double(u[3 * std::size_t(n) + std::size_t(q - 1)]);
+        double& mu = mean[std::size_t(q * cells + n)];
+        const double delta = x - mu;
+        mu += delta / k;
+        m2[std::size_t(q * cells + n)] += delta * (x - mu);
+      }
+  }
+  FieldAverages a;
+  s.backend->read_averages(a);
+  ASSERT_EQ(a.samples, samples);
+  ASSERT_EQ(a.mean.size(), mean.size());
+  std::int64_t covered = 0, moved = 0;
+  double worst = 0;
+  for (std::int64_t n = 0; n < cells; ++n) {
+    const bool under = !r->owned(0, n);  // level 0 cells under the box (flagged ghost there)
+    for (int q = 0; q < 4; ++q) {
+      const std::size_t j = std::size_t(q * cells + n);
+      if (under) {
+        worst = std::max(worst, std::abs(a.mean[j] - mean[j]));
+      } else {
+        ASSERT_EQ(a.mean[j], mean[j]) << "cell " << n << " quantity " << q;
+        ASSERT_EQ(a.m2[j], m2[j]) << "cell " << n << " quantity " << q;
+      }
+      ASSERT_GE(a.m2[j], 0.0);
+    }
+    covered += under;
+    moved += m2[std::size_t(1 * cells + n)] > 0;
+  }
+  std::printf("mean fields of a refined run: %lld of %lld level-0 cells under the box, largest difference there "
+              "%.3g; %lld cells whose u_x moved over the samples\n", (long long)covered, (long long)cells, worst,
+              (long long)moved);
+  EXPECT_GT(covered, 1000);
+  EXPECT_LT(worst, 1e-6);
+  EXPECT_GT(moved, cells / 2);  // the flow still develops: the statistics hold fluctuations, not one state
 }
 
 TEST(RefinementLong, AirfoilInTwoRefinedLevelsMatchesTheFinestGrid) {
