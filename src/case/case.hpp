@@ -122,10 +122,8 @@ struct Case {
     std::array<double, 3> from{0, 0, 0}, to{0, 0, 0};
   };
   std::vector<RefinementBox> refinement_boxes;
-  // refinement.band: `levels` finer levels around the body (0: none), the finest reaching `thickness` reference
-  // lengths beyond the body's bounding box; the loader turns them into refinement_boxes (refinement_section.cpp).
+  // refinement.band's levels (0: none): the loader turned the band into refinement_boxes (refinement_section.cpp).
   int refinement_band_levels = 0;
-  double refinement_band_thickness = 0;
 
   std::string yaml_text;               // the case exactly as run (after overrides), re-emitted
 };

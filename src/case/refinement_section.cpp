@@ -64,13 +64,14 @@ void read_refinement_band(const SectionReader& r, Case& c) {
               "Use refinement.boxes to refine a region of an empty domain.");
     return;
   }
-  const double cells = *thickness * c.chord_cells * double(std::int64_t(1) << (*levels - 1));
+  const double finest = c.chord_cells * double(std::int64_t(1) << (*levels - 1));  // cells per length, level N − 1
+  const double cells = *thickness * finest;
   if (cells < 4) {
     band.problem("thickness",
                  "at least four cells of the level below the finest between the body and the finest box "
                  "(thickness × reference cells × 2^(levels − 1) ≥ 4)",
                  format_number(*thickness) + " (" + format_significant(cells, 3) + " cells)",
-                 "Raise the thickness to " + format_significant(4.0 / (c.chord_cells * double(std::int64_t(1) << (*levels - 1))), 3) +
+                 "Raise the thickness to " + format_significant(4.0 / finest, 3) +
                      " or more.");
     return;
   }
@@ -83,7 +84,6 @@ void read_refinement_band(const SectionReader& r, Case& c) {
   if (!body) return;
   c.refinement_boxes = band_boxes(c, body->bounds(), int(*levels), *thickness);
   c.refinement_band_levels = int(*levels);
-  c.refinement_band_thickness = *thickness;
 }
 
 }  // namespace

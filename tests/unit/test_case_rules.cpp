@@ -309,9 +309,9 @@ TEST(CaseRules, StabilityAdviceIsEnough) {
 
 // refinement.boxes: each entry a box of 2 × D numbers from the body's pivot, inside the domain and inside the box
 // before it; what refined levels do not carry yet (3D bodies, fp16s, other kernels, mean fields, MPI) is refused.
-// The sketch with refinement.boxes on line 12, and line `line` (1-11) replaced where one is given.
-std::string refined_error(const std::string& boxes, int line = 0, const std::string& replacement = "") {
-  std::string text = sketch_with(11, "checkpoint: {every: 0}\nrefinement: {boxes: " + boxes + "}");
+// The sketch with `refinement: <refinement>` on line 12, and line `line` (1-11) replaced where one is given.
+std::string refinement_error(const std::string& refinement, int line = 0, const std::string& replacement = "") {
+  std::string text = sketch_with(11, "checkpoint: {every: 0}\nrefinement: " + refinement);
   if (line > 0) {
     std::size_t start = 0;
     for (int n = 1; n < line; ++n) start = text.find('\n', start) + 1;
@@ -320,6 +320,10 @@ std::string refined_error(const std::string& boxes, int line = 0, const std::str
   static int n = 0;
   TempDir dir;
   return load_error(dir.write("refined" + std::to_string(n++) + ".yaml", text));
+}
+// The same with refinement.boxes.
+std::string refined_error(const std::string& boxes, int line = 0, const std::string& replacement = "") {
+  return refinement_error("{boxes: " + boxes + "}", line, replacement);
 }
 
 TEST(CaseRules, RefinementBoxesFitTheDomainAndEachOther) {
@@ -380,27 +384,17 @@ TEST(CaseRules, RefinementBandMakesNestedBoxesAroundTheBody) {
   const Case wide = load_case(dir.write("wide.yaml", sketch_with(11, "checkpoint: {every: 0}\n"
                                                                      "refinement: {band: {levels: 2, thickness: 1}}")));
   EXPECT_DOUBLE_EQ(wide.refinement_boxes[0].from[0], -3.0);  // the pivot at 3 of 12 reference lengths
-  auto band_error = [&](const std::string& refinement, int line = 0, const std::string& replacement = "") {
-    std::string text = sketch_with(11, "checkpoint: {every: 0}\nrefinement: " + refinement);
-    if (line > 0) {
-      std::size_t start = 0;
-      for (int n = 1; n < line; ++n) start = text.find('\n', start) + 1;
-      text.replace(start, text.find('\n', start) - start, replacement);
-    }
-    static int n = 0;
-    return load_error(dir.write("band" + std::to_string(n++) + ".yaml", text));
-  };
-  EXPECT_TRUE(Contains(band_error("{boxes: [[-1, -0.5, 2, 0.5]], band: {levels: 1, thickness: 0.1}}"),
+  EXPECT_TRUE(Contains(refinement_error("{boxes: [[-1, -0.5, 2, 0.5]], band: {levels: 1, thickness: 0.1}}"),
                        "refinement.band: expected refinement.boxes or refinement.band, not both, got both."));
-  EXPECT_TRUE(Contains(band_error("{band: {levels: 2}}"), "refinement.band.thickness: expected the band's thickness"));
-  EXPECT_TRUE(Contains(band_error("{band: {levels: 7, thickness: 0.1}}"), "refinement.band.levels: expected"));
+  EXPECT_TRUE(Contains(refinement_error("{band: {levels: 2}}"), "refinement.band.thickness: expected the band's thickness"));
+  EXPECT_TRUE(Contains(refinement_error("{band: {levels: 7, thickness: 0.1}}"), "refinement.band.levels: expected"));
   // 0.01 × 160 × 2 = 3.2 cells.
-  EXPECT_TRUE(Contains(band_error("{band: {levels: 2, thickness: 0.01}}"),
+  EXPECT_TRUE(Contains(refinement_error("{band: {levels: 2, thickness: 0.01}}"),
                        "refinement.band.thickness: expected at least four cells of the level below the finest "
                        "between the body and the finest box"));
-  EXPECT_TRUE(Contains(band_error("{band: {levels: 1, thickness: 0.1}}", 4, "geometry: {type: none, reference_cells: 160}"),
+  EXPECT_TRUE(Contains(refinement_error("{band: {levels: 1, thickness: 0.1}}", 4, "geometry: {type: none, reference_cells: 160}"),
                        "refinement.band: expected a body to refine around"));
-  EXPECT_TRUE(Contains(band_error("{band: {levels: 2, thickness: 0.1}}", 6,
+  EXPECT_TRUE(Contains(refinement_error("{band: {levels: 2, thickness: 0.1}}", 6,
                                   "lattice: {stencil: D2Q9, collision: trt, precision: fp16s, kernel: auto}"),
                        "refinement.band: expected lattice.precision fp32 or fp64 with refinement, got fp16s."));
 }

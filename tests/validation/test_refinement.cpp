@@ -474,6 +474,16 @@ AirfoilRun airfoil(int chord, const std::string& boxes = "", int band_levels = 0
   return a;
 }
 
+// A refined run's C_D and C_L within 1 % of the uniform grid at its finest resolution, with `fewer` times fewer
+// cells or more; `what` names it in the log and in failures.
+void expect_like_fine(const AirfoilRun& refined, const AirfoilRun& fine, int fewer, const char* what) {
+  std::printf("NACA 0012 Re 1000 5 deg: %s (%lld cells) C_D %.5f C_L %.5f\n", what, (long long)refined.cells,
+              refined.cd, refined.cl);
+  EXPECT_NEAR(refined.cd, fine.cd, 0.01 * fine.cd) << what;
+  EXPECT_NEAR(refined.cl, fine.cl, 0.01 * fine.cl) << what;
+  EXPECT_LT(fewer * refined.cells, fine.cells) << what;
+}
+
 TEST(Refinement, AirfoilInARefinedBoxMatchesTheFineGrid) {
   // 32 cells per chord with a box at 64 around the body and its near wake (refinement.boxes from half a chord
   // ahead of the quarter chord to 1.5 behind it, half a chord above and below) against 64 everywhere; and against
@@ -481,22 +491,14 @@ TEST(Refinement, AirfoilInARefinedBoxMatchesTheFineGrid) {
   // 0.1352, 0.2427 (+0.2 %, +0.5 %) with 60 k cells against 205 k; 32 everywhere: 0.1441, 0.2188.
   const AirfoilRun refined = airfoil(32, "[[-0.5, -0.5, 1.5, 0.5]]");
   const AirfoilRun fine = airfoil(64), coarse = airfoil(32);
-  std::printf("NACA 0012 Re 1000 5 deg: refined (32 + box at 64, %lld cells) C_D %.5f C_L %.5f; uniform 64 (%lld) "
-              "%.5f %.5f; uniform 32 (%lld) %.5f %.5f\n", (long long)refined.cells, refined.cd, refined.cl,
+  std::printf("NACA 0012 Re 1000 5 deg: uniform 64 (%lld cells) C_D %.5f C_L %.5f; uniform 32 (%lld) %.5f %.5f\n",
               (long long)fine.cells, fine.cd, fine.cl, (long long)coarse.cells, coarse.cd, coarse.cl);
-  EXPECT_NEAR(refined.cd, fine.cd, 0.01 * fine.cd);
-  EXPECT_NEAR(refined.cl, fine.cl, 0.01 * fine.cl);
+  expect_like_fine(refined, fine, 3, "refined (32 + box at 64)");
   EXPECT_GT(std::abs(coarse.cl - fine.cl), 5 * std::abs(refined.cl - fine.cl));
-  EXPECT_LT(3 * refined.cells, fine.cells);
   // The same refinement from the case's band instead of a box (refinement.band: the body's bounding box grown by
   // half a chord, no wake box). Measured (CPU fp32, 2026-12-05): C_D 0.1355, C_L 0.2447 (+0.2 %, +0.8 %) with 61 k
   // cells; a quarter chord: 0.1361, 0.2478 (+0.7 %, +2.1 %).
-  const AirfoilRun band = airfoil(32, "", 1, 0.5);
-  std::printf("NACA 0012 Re 1000 5 deg: band (32 + 64 within half a chord of the body, %lld cells) C_D %.5f C_L %.5f\n",
-              (long long)band.cells, band.cd, band.cl);
-  EXPECT_NEAR(band.cd, fine.cd, 0.01 * fine.cd);
-  EXPECT_NEAR(band.cl, fine.cl, 0.01 * fine.cl);
-  EXPECT_LT(3 * band.cells, fine.cells);
+  expect_like_fine(airfoil(32, "", 1, 0.5), fine, 3, "band (32 + 64 within half a chord of the body)");
 }
 
 // `aerolbm run` of `c` into a fresh temporary folder (its name `name`), which the caller reads and removes.
@@ -729,20 +731,13 @@ TEST(RefinementLong, AirfoilInTwoRefinedLevelsMatchesTheFinestGrid) {
   // +0.4 %); the uniform run takes about 4 minutes on two cores.
   const AirfoilRun refined = airfoil(32, "[[-1.2, -0.9, 2.5, 0.9], [-0.7, -0.4, 1.2, 0.4]]");
   const AirfoilRun fine = airfoil(128);
-  std::printf("NACA 0012 Re 1000 5 deg: refined (32 + 64 + 128, %lld cells) C_D %.5f C_L %.5f; uniform 128 (%lld) "
-              "%.5f %.5f\n", (long long)refined.cells, refined.cd, refined.cl, (long long)fine.cells, fine.cd, fine.cl);
-  EXPECT_NEAR(refined.cd, fine.cd, 0.01 * fine.cd);
-  EXPECT_NEAR(refined.cl, fine.cl, 0.01 * fine.cl);
-  EXPECT_LT(4 * refined.cells, fine.cells);
+  std::printf("NACA 0012 Re 1000 5 deg: uniform 128 (%lld cells) C_D %.5f C_L %.5f\n", (long long)fine.cells, fine.cd,
+              fine.cl);
+  expect_like_fine(refined, fine, 4, "refined (32 + 64 + 128)");
   // A two-level band (refinement.band: levels 2, thickness 0.3 chords: the box at 128 the body's bounding box grown
   // by 0.3, the one at 64 by 0.9). Measured (CPU fp32, 2026-12-05, `aerolbm run` over the same window): C_D
   // 0.1332, C_L 0.2577 (+0.2 %, +0.8 %) with 95 k cells, 8.6 times fewer; thickness 0.2: C_L +1.4 %.
-  const AirfoilRun band = airfoil(32, "", 2, 0.3);
-  std::printf("NACA 0012 Re 1000 5 deg: two-level band (32 + 64 + 128, %lld cells) C_D %.5f C_L %.5f\n",
-              (long long)band.cells, band.cd, band.cl);
-  EXPECT_NEAR(band.cd, fine.cd, 0.01 * fine.cd);
-  EXPECT_NEAR(band.cl, fine.cl, 0.01 * fine.cl);
-  EXPECT_LT(4 * band.cells, fine.cells);
+  expect_like_fine(airfoil(32, "", 2, 0.3), fine, 4, "two-level band (32 + 64 + 128)");
 }
 
 }  // namespace
