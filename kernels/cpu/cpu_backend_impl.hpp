@@ -400,7 +400,7 @@ class CpuBackend final : public Backend, public LatticeOwner {
         const std::int64_t n = s.row_cell[r];
         int x[3];
         aa_coords(g, n, x);
-        AABoundaryAccess<L, T, R> acc{gs, s, n, std::int32_t(r)};
+        AABoundaryAccess<L, T, R> acc{gs, s, n, std::int32_t(r), {x[0], x[1], x[2]}};
         update_cell<L, R>(g, k, acc, x[0], x[1], x[2]);
       }
     }

@@ -317,7 +317,7 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>) stream_colli
     aa_interior_cell<L, T, R, Odd, Sponge>(g, k, s, x, y, z, n, flag);
     return;
   }
-  AABoundaryAccess<L, T, R> acc{g, s, n, s.row[n]};
+  AABoundaryAccess<L, T, R> acc{g, s, n, s.row[n], {x, y, z}};
   update_cell<L, R>(g, k, acc, x, y, z);  // returns at once for solid cells
 }
 
@@ -331,7 +331,7 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>)
     if (!role_list_entry(roles, r)) return;
     const BoundaryCell c = roles.cells[r];
     const std::int64_t n = g.index(c.x, c.y, c.z);
-    AABoundaryAccess<L, T, R> acc{g, s, n, s.row[n]};
+    AABoundaryAccess<L, T, R> acc{g, s, n, s.row[n], {c.x, c.y, c.z}};
     update_list_boundary_cell<L, R>(g, k, acc, c, n);
     return;
   }

@@ -52,6 +52,10 @@ AEROLBM_HD R free_stream_population(const StepConstants<R>& k, int i) {
   return R(L::w(i)) * k.free_stream[(L::c(i, 0) + 1) + 3 * (L::c(i, 1) + 1) + 9 * (L::c(i, 2) + 1)];
 }
 
+// x lies inside the grid (0 ≤ x[a] < n[a]), so along an axis where c_i has no component the source stays inside,
+// and where it has one only the face on that side can be crossed (x[a] = 0 for c > 0, x[a] = n[a] − 1 for c < 0):
+// the direction decides at compile time which test and which face's rule apply (the list's face cells run this for
+// every population).
 template <class L, class R>
 AEROLBM_HD StreamSource stream_source(const GridView& g, const StepConstants<R>& k, const int (&x)[3],
                                       std::int64_t n, int i) {
@@ -59,12 +63,14 @@ AEROLBM_HD StreamSource stream_source(const GridView& g, const StepConstants<R>&
   int j = i;
   AEROLBM_UNROLL
   for (int a = 0; a < L::D; ++a) {
-    if (s[a] >= 0 && s[a] < g.n[a]) continue;
+    const int c = L::c(i, a);
+    if (c == 0) continue;
+    if (c > 0 ? s[a] >= 0 : s[a] < g.n[a]) continue;
     // Both indices compile-time constants: a run-time index into the kernel's parameters would copy them to
     // local memory.
-    const auto bc = static_cast<FaceBC>(s[a] < 0 ? k.faces[2 * a] : k.faces[2 * a + 1]);
+    const auto bc = static_cast<FaceBC>(c > 0 ? k.faces[2 * a] : k.faces[2 * a + 1]);
     if (bc == FaceBC::Periodic) {
-      s[a] = s[a] < 0 ? s[a] + g.n[a] : s[a] - g.n[a];
+      s[a] += c > 0 ? g.n[a] : -g.n[a];
     } else if (bc == FaceBC::Slip || bc == FaceBC::WallModel) {
       s[a] = x[a];
       j = mirror<L>(j, a);

@@ -83,11 +83,12 @@ struct AAStateAccess {
 };
 
 // What a boundary cell sees during a step: the previous state from the snapshot, its new state into the next
-// snapshot and into its slots in the layout after the step. `own`, `own_row`: the cell updated through this
-// accessor and its snapshot row, known before its first store. Looked up at each store instead, the row was read
-// again before every one (a store through snap_next may alias row[] for all the compiler knows), and on the GPU
-// those reads, each waiting for the one before, were the listed cells' whole update: a round trip to memory per
-// population.
+// snapshot and into its slots in the layout after the step. The accessor serves one cell, the one updated through
+// it (put stores its populations whatever n it is given): its index `own`, snapshot row `own_row` and coordinates
+// `own_x`, known before its first store. Looked up at each store instead, the row was read again before every one
+// (a store through snap_next may alias row[] for all the compiler knows), and on the GPU those reads, each waiting
+// for the one before, were the listed cells' whole update: a round trip to memory per population; the coordinates,
+// taken from the index, cost three 64-bit divisions per cell.
 template <class L, class T, class R>
 struct AABoundaryAccess {
   using stored_type = T;
@@ -95,12 +96,11 @@ struct AABoundaryAccess {
   AAStorage<T> s;
   std::int64_t own;
   std::int32_t own_row;
+  int own_x[3];
   AEROLBM_HD R get(int i, std::int64_t m) const { return R(s.snap[std::int64_t(i) * s.rows + s.row[m]]); }
-  AEROLBM_HD void put(int i, std::int64_t n, R v) const {
-    s.snap_next[std::int64_t(i) * s.rows + (n == own ? own_row : s.row[n])] = T(v);
-    int x[3];
-    aa_coords(g, n, x);
-    const std::int64_t slot = aa_slot<L>(g, s.odd ^ 1, i, x);
+  AEROLBM_HD void put(int i, std::int64_t /*n: own*/, R v) const {
+    s.snap_next[std::int64_t(i) * s.rows + own_row] = T(v);
+    const std::int64_t slot = aa_slot<L>(g, s.odd ^ 1, i, own_x);
     if (slot >= 0) s.f[slot] = T(v);
   }
 };
