@@ -70,6 +70,7 @@ class CpuBackend final : public Backend, public LatticeOwner {
     a_ = store_.data();
     if (aa_) {
       rows_ = build_aa_rows<L>(g_);
+      aa_faces_ = build_aa_face_plan<L, R>(g_, k_, rows_);
       snap_[0].assign(std::size_t(L::Q) * rows_.row_cell.size(), T(0));
       snap_[1] = snap_[0];
     } else {
@@ -362,6 +363,7 @@ class CpuBackend final : public Backend, public LatticeOwner {
     const GridView g = g_, gs = gs_;  // gs: the storage functions' view (cells = stride_)
     const std::int64_t stride = stride_;
     const RunKernels<L, T, R>& runs = ramp_.active() ? ramp_runs_ : runs_;
+    aa_face_rows_.fill(aa_faces_.far_field, k, g.n[0]);
 #pragma omp parallel num_threads(threads_)
     {
 #pragma omp for schedule(static)
@@ -394,9 +396,32 @@ class CpuBackend final : public Backend, public LatticeOwner {
           }
         }
       }
+      // The face runs (cpu_face_rows.hpp): the vector loop from the snapshot into the next snapshot, the sponge
+      // there, then the values copied to their slots in the lattice.
+      const AAFacePlan& faces = aa_faces_;
+      const FaceRows<L, T>& free_stream = aa_face_rows_;
+#pragma omp for schedule(dynamic, 16)
+      for (std::int64_t q = 0; q < std::int64_t(faces.runs.size()); ++q) {
+        const AAFaceRun& fr = faces.runs[q];
+        const T* ld[L::Q];
+        T* st[L::Q];
+        for (int i = 0; i < L::Q; ++i) {
+          const std::int64_t src = faces.src[fr.src + i];
+          ld[i] = src == kFreeStream ? free_stream.free_stream.data() + std::size_t(i) * g.n[0] : s.snap + src;
+          st[i] = s.snap_next + std::int64_t(i) * s.rows + (fr.r0 - fr.x0);
+        }
+        runs.blocks(k.coll, ld, st, fr.x0, fr.x1);
+        if (k.sponge_faces) sponge_stored(g, k, runs, fr.y, fr.z, fr.x0, fr.x1, st);
+        const int x[3] = {fr.x0, fr.y, fr.z};
+        for (int i = 0; i < L::Q; ++i) {
+          const std::int64_t slot = aa_slot<L>(gs, s.odd ^ 1, i, x);
+          if (slot >= 0) std::copy(st[i] + fr.x0, st[i] + fr.x1, s.f + slot);
+        }
+      }
       // Handed out as the threads come free: the list is in cell order, its costly near-wall cells together.
 #pragma omp for schedule(dynamic, 256)
-      for (std::int64_t r = 0; r < s.boundary_rows; ++r) {
+      for (std::int64_t c = 0; c < std::int64_t(faces.cell_rows.size()); ++c) {
+        const std::int64_t r = faces.cell_rows[c];
         const std::int64_t n = s.row_cell[r];
         int x[3];
         aa_coords(g, n, x);
@@ -481,6 +506,8 @@ class CpuBackend final : public Backend, public LatticeOwner {
   T* b_ = nullptr;
   bool aa_ = false;
   AARows rows_;
+  AAFacePlan aa_faces_;           // in place: the face runs and the boundary rows updated per cell
+  FaceRows<L, T> aa_face_rows_;   // the free stream the face runs read
   std::vector<T> snap_[2];
   int cur_ = 0, odd_ = 0;
   FieldAverages averages_;  // the mean fields' statistics (empty until the first sample_averages)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/cpu/cpu_rows.hpp"
+#include "kernels/storage/aa_rows.hpp"
 
 namespace aerolbm::cpu {
 
@@ -89,7 +90,11 @@ struct FaceRows {
 
   template <class R>
   void fill(const RowPlan& p, const StepConstants<R>& k, int nx_) {
-    if (!p.far_field) return;
+    fill(p.far_field, k, nx_);
+  }
+  template <class R>
+  void fill(bool far_field, const StepConstants<R>& k, int nx_) {
+    if (!far_field) return;
     nx = nx_;
     free_stream.resize(std::size_t(L::Q) * std::size_t(nx));
     for (int i = 0; i < L::Q; ++i)
@@ -103,5 +108,68 @@ struct FaceRows {
       ld[i] = s[i] == kFreeStream ? free_stream.data() + std::size_t(i) * nx : src + s[i];
   }
 };
+
+// In place (AA): the face cells' runs through the same vector loop. A boundary cell reads the snapshot of the
+// previous step (kernels/storage/aa_lattice.hpp), where its row's cells, and the interior cells beside them, have
+// consecutive rows (build_aa_rows puts both in index order); so along a run of face cells population i comes from
+// the same direction j of snapshot rows that advance with x, and the cell's new values go to consecutive rows of
+// the next snapshot and to consecutive slots of the lattice. `src`: per run and direction, j × rows + (the source's
+// row) − x, or kFreeStream; the other boundary rows (near the body, open faces, the ends of rows) stay per cell.
+struct AAFaceRun {
+  std::int64_t r0;  // the first cell's snapshot row (the run's rows are r0 .. r0 + x1 − x0 − 1)
+  std::int32_t x0, x1, y, z;
+  std::int64_t src;  // into AAFacePlan::src, Q entries
+};
+
+struct AAFacePlan {
+  std::vector<AAFaceRun> runs;
+  std::vector<std::int64_t> src;
+  std::vector<std::int64_t> cell_rows;  // boundary rows updated per cell
+  bool far_field = false;
+  std::int64_t face_cells = 0;
+};
+
+template <class L, class R>
+AAFacePlan build_aa_face_plan(const GridView& g, const StepConstants<R>& k, const AARows& rows) {
+  AAFacePlan p;
+  const std::int64_t nrows = std::int64_t(rows.row_cell.size());
+  const int nx = g.n[0];
+  std::int64_t prev[L::Q];
+  bool open = false;  // the last run may grow
+  for (std::int64_t r = 0; r < rows.boundary_rows; ++r) {
+    const std::int64_t n = rows.row_cell[r];
+    const int x[3] = {int(n % g.n[0]), int((n / g.n[0]) % g.n[1]), int(n / (std::int64_t(g.n[0]) * g.n[1]))};
+    const bool face = g.flags[n] == cell::fluid && x[0] >= 1 && x[0] <= nx - 2 && !k.wall_function;
+    if (!face) {
+      p.cell_rows.push_back(r);
+      open = false;
+      continue;
+    }
+    std::int64_t src[L::Q];
+    for (int i = 0; i < L::Q; ++i) {
+      const StreamSource s = stream_source<L, R>(g, k, x, n, i);
+      src[i] = s.m < 0 ? kFreeStream : std::int64_t(s.j) * nrows + rows.row[s.m] - x[0];
+    }
+    bool same = open;
+    if (same) {
+      const AAFaceRun& b = p.runs.back();
+      same = b.y == x[1] && b.z == x[2] && b.x1 == x[0] && b.r0 + (b.x1 - b.x0) == r;
+    }
+    for (int i = 0; same && i < L::Q; ++i) same = src[i] == prev[i];
+    if (same) {
+      p.runs.back().x1 = x[0] + 1;
+    } else {
+      p.runs.push_back(AAFaceRun{r, x[0], x[0] + 1, x[1], x[2], std::int64_t(p.src.size())});
+      for (int i = 0; i < L::Q; ++i) {
+        p.src.push_back(src[i]);
+        prev[i] = src[i];
+        p.far_field = p.far_field || src[i] == kFreeStream;
+      }
+    }
+    ++p.face_cells;
+    open = true;
+  }
+  return p;
+}
 
 }  // namespace aerolbm::cpu

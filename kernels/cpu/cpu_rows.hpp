@@ -4,9 +4,9 @@
 // a branch-free loop over x that loads the Q populations from one pointer per direction, calls the shared collide
 // (kernels/physics/collision.hpp) and stores them: the compiler vectorises it across cells (`omp simd`), so the
 // arithmetic of each cell is exactly that of the scalar path, in the same order, only several cells at a time —
-// bit-identical results. With two lattices the plain cells of the y and z faces go through the same loop from
-// sources recorded per segment (kernels/cpu/cpu_face_rows.hpp). Everything else (cells next to the body, open
-// faces, the ends of periodic rows, every boundary cell in place) goes through the per-cell functions.
+// bit-identical results. The plain cells of the y and z faces go through the same loop from sources recorded per
+// segment (kernels/cpu/cpu_face_rows.hpp; in place from the snapshot). Everything else (cells next to the body,
+// open faces, the ends of periodic rows) goes through the per-cell functions.
 //
 // On x86-64 the vector loops are compiled three times, for the baseline ISA (SSE2), AVX2 and x86-64-v4 (AVX-512:
 // twice the registers, 16 floats per vector), and the best the CPU has is chosen once per backend (cpu_isa; the

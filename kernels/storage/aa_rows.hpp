@@ -1,7 +1,8 @@
 #pragma once
 // Host side of the in-place (AA) storage: which cells get a snapshot row. Boundary cells (not solid, not plain
 // interior) first, then every non-solid cell within one cell of them (wrapping periodic axes) — the neighbours
-// the boundary functions may read.
+// the boundary functions may read —, each kind in index order.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +30,7 @@ AARows build_aa_rows(const GridView& g) {
         r.row_cell.push_back(n);
       }
   r.boundary_rows = std::int64_t(r.row_cell.size());
+  std::vector<std::int64_t> gathered;
   const int reach[3] = {1, 1, L::D == 3 ? 1 : 0};
   for (std::int64_t b = 0; b < r.boundary_rows; ++b) {
     const std::int64_t n = r.row_cell[b];
@@ -48,10 +50,17 @@ AARows build_aa_rows(const GridView& g) {
           }
           if (!in) continue;
           const std::int64_t m = g.index(y[0], y[1], y[2]);
-          if (solid(m) || r.row[m] >= 0) continue;
-          r.row[m] = std::int32_t(r.row_cell.size());
-          r.row_cell.push_back(m);
+          if (solid(m) || r.row[m] != -1) continue;
+          r.row[m] = -2;  // gathered: numbered below
+          gathered.push_back(m);
         }
+  }
+  // In index order, as the boundary cells are: the interior cells beside a row of face cells then have consecutive
+  // rows too (the CPU's face runs read them as runs: kernels/cpu/cpu_face_rows.hpp).
+  std::sort(gathered.begin(), gathered.end());
+  for (const std::int64_t m : gathered) {
+    r.row[m] = std::int32_t(r.row_cell.size());
+    r.row_cell.push_back(m);
   }
   return r;
 }

@@ -255,8 +255,9 @@ TEST(CpuRows, ThreeDimensionalWingSlipAndOpenFaces) {
 }
 
 // The face runs (kernels/cpu/cpu_face_rows.hpp) on far-field, slip and no-slip faces: the two-lattice plan must
-// route the plain face cells through them (else the comparisons above would not test them), and the states stay
-// bit-identical to the per-cell reference.
+// route the plain face cells through them (else the comparisons above would not test them), and so must the in-place
+// plan (runs of several cells each, its snapshot rows in index order), and the states stay bit-identical to the
+// per-cell reference.
 TEST(CpuRows, FaceCellsThroughVectorRuns) {
   const std::vector<std::vector<std::string>> faces = {
       {"geometry.chord_cells=12"},
@@ -276,6 +277,12 @@ TEST(CpuRows, FaceCellsThroughVectorRuns) {
                                                                    cpu::padded_stride(g.cells, sizeof(float)));
     EXPECT_GT(plan.face_cells, plain.scalar_cells / 2) << sets.back();
     EXPECT_EQ(plan.face_cells + plan.scalar_cells, plain.scalar_cells) << sets.back();
+    // In place: the boundary rows' face cells go through runs, the rest per cell, every boundary row once.
+    const AARows rows = build_aa_rows<D3Q19>(g);
+    const cpu::AAFacePlan in_place = cpu::build_aa_face_plan<D3Q19, double>(g, make_step_constants<double>(s.p), rows);
+    EXPECT_GT(in_place.face_cells, rows.boundary_rows / 2) << sets.back();
+    EXPECT_EQ(in_place.face_cells + std::int64_t(in_place.cell_rows.size()), rows.boundary_rows) << sets.back();
+    EXPECT_LT(std::int64_t(in_place.runs.size()), in_place.face_cells / 4) << sets.back();
     expect_rows_match_reference(cases() / "ci/wing_naca0012_ar4.yaml", sets, 10, 7, "3D wing, " + sets.back());
   }
 }
