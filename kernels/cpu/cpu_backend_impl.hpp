@@ -366,8 +366,19 @@ class CpuBackend final : public Backend, public LatticeOwner {
     aa_face_rows_.fill(aa_faces_.far_field, k, g.n[0]);
 #pragma omp parallel num_threads(threads_)
     {
+      const AAFacePlan& faces = aa_faces_;
+#pragma omp for schedule(static) nowait
+      for (std::int64_t q = 0; q < std::int64_t(faces.gather_runs.size()); ++q) {
+        const AAFaceRun& gr = faces.gather_runs[q];
+        const int x[3] = {gr.x0, gr.y, gr.z};
+        for (int i = 0; i < L::Q; ++i) {
+          const T* from = s.f + aa_slot<L>(gs, s.odd, i, x);  // an interior cell: every slot inside the grid
+          std::copy(from, from + (gr.x1 - gr.x0), s.snap + std::int64_t(i) * s.rows + gr.r0);
+        }
+      }
 #pragma omp for schedule(static)
-      for (std::int64_t r = s.boundary_rows; r < s.rows; ++r) aa_gather_row<L>(gs, s, r);
+      for (std::int64_t c = 0; c < std::int64_t(faces.gather_rows.size()); ++c)
+        aa_gather_row<L>(gs, s, faces.gather_rows[c]);
 #pragma omp for schedule(static)
       for (std::int64_t r = 0; r < plan_.rows(); ++r) {
         const int y = int(r % g.n[1]), z = int(r / g.n[1]);
@@ -398,7 +409,6 @@ class CpuBackend final : public Backend, public LatticeOwner {
       }
       // The face runs (cpu_face_rows.hpp): the vector loop from the snapshot into the next snapshot, the sponge
       // there, then the values copied to their slots in the lattice.
-      const AAFacePlan& faces = aa_faces_;
       const FaceRows<L, T>& free_stream = aa_face_rows_;
 #pragma omp for schedule(dynamic, 16)
       for (std::int64_t q = 0; q < std::int64_t(faces.runs.size()); ++q) {

@@ -127,6 +127,11 @@ struct AAFacePlan {
   std::vector<std::int64_t> cell_rows;  // boundary rows updated per cell
   bool far_field = false;
   std::int64_t face_cells = 0;
+  // The gather before each step (aa_gather_row: the interior cells the boundary cells read, copied into the
+  // snapshot): runs of cells with consecutive rows along x, 1 ≤ x ≤ nx−2, whose slots in either layout advance
+  // with x, so each direction is one copy; the other gathered rows one at a time.
+  std::vector<AAFaceRun> gather_runs;  // src unused
+  std::vector<std::int64_t> gather_rows;
 };
 
 template <class L, class R>
@@ -168,6 +173,22 @@ AAFacePlan build_aa_face_plan(const GridView& g, const StepConstants<R>& k, cons
     }
     ++p.face_cells;
     open = true;
+  }
+  for (std::int64_t r = rows.boundary_rows; r < nrows; ++r) {
+    const std::int64_t n = rows.row_cell[r];
+    const int x[3] = {int(n % g.n[0]), int((n / g.n[0]) % g.n[1]), int(n / (std::int64_t(g.n[0]) * g.n[1]))};
+    if (x[0] < 1 || x[0] > nx - 2) {
+      p.gather_rows.push_back(r);
+      continue;
+    }
+    if (!p.gather_runs.empty()) {
+      AAFaceRun& b = p.gather_runs.back();
+      if (b.y == x[1] && b.z == x[2] && b.x1 == x[0] && b.r0 + (b.x1 - b.x0) == r) {
+        b.x1 = x[0] + 1;
+        continue;
+      }
+    }
+    p.gather_runs.push_back(AAFaceRun{r, x[0], x[0] + 1, x[1], x[2], 0});
   }
   return p;
 }

@@ -283,6 +283,11 @@ TEST(CpuRows, FaceCellsThroughVectorRuns) {
     EXPECT_GT(in_place.face_cells, rows.boundary_rows / 2) << sets.back();
     EXPECT_EQ(in_place.face_cells + std::int64_t(in_place.cell_rows.size()), rows.boundary_rows) << sets.back();
     EXPECT_LT(std::int64_t(in_place.runs.size()), in_place.face_cells / 4) << sets.back();
+    std::int64_t gathered_in_runs = 0;
+    for (const auto& r : in_place.gather_runs) gathered_in_runs += r.x1 - r.x0;
+    const std::int64_t gathered = std::int64_t(rows.row_cell.size()) - rows.boundary_rows;
+    EXPECT_GT(gathered_in_runs, gathered / 2) << sets.back();
+    EXPECT_EQ(gathered_in_runs + std::int64_t(in_place.gather_rows.size()), gathered) << sets.back();
     expect_rows_match_reference(cases() / "ci/wing_naca0012_ar4.yaml", sets, 10, 7, "3D wing, " + sets.back());
   }
 }
