@@ -134,6 +134,11 @@ struct AAFacePlan {
   std::vector<std::int64_t> gather_rows;
 };
 
+// Whether the cell at x with snapshot row r continues run b: the next cell of the same row and the next row.
+inline bool continues(const AAFaceRun& b, const int (&x)[3], std::int64_t r) {
+  return b.y == x[1] && b.z == x[2] && b.x1 == x[0] && b.r0 + (b.x1 - b.x0) == r;
+}
+
 template <class L, class R>
 AAFacePlan build_aa_face_plan(const GridView& g, const StepConstants<R>& k, const AARows& rows) {
   AAFacePlan p;
@@ -143,7 +148,8 @@ AAFacePlan build_aa_face_plan(const GridView& g, const StepConstants<R>& k, cons
   bool open = false;  // the last run may grow
   for (std::int64_t r = 0; r < rows.boundary_rows; ++r) {
     const std::int64_t n = rows.row_cell[r];
-    const int x[3] = {int(n % g.n[0]), int((n / g.n[0]) % g.n[1]), int(n / (std::int64_t(g.n[0]) * g.n[1]))};
+    int x[3];
+    cell_coords(g, n, x);
     const bool face = g.flags[n] == cell::fluid && x[0] >= 1 && x[0] <= nx - 2 && !k.wall_function;
     if (!face) {
       p.cell_rows.push_back(r);
@@ -155,11 +161,7 @@ AAFacePlan build_aa_face_plan(const GridView& g, const StepConstants<R>& k, cons
       const StreamSource s = stream_source<L, R>(g, k, x, n, i);
       src[i] = s.m < 0 ? kFreeStream : std::int64_t(s.j) * nrows + rows.row[s.m] - x[0];
     }
-    bool same = open;
-    if (same) {
-      const AAFaceRun& b = p.runs.back();
-      same = b.y == x[1] && b.z == x[2] && b.x1 == x[0] && b.r0 + (b.x1 - b.x0) == r;
-    }
+    bool same = open && continues(p.runs.back(), x, r);
     for (int i = 0; same && i < L::Q; ++i) same = src[i] == prev[i];
     if (same) {
       p.runs.back().x1 = x[0] + 1;
@@ -176,17 +178,15 @@ AAFacePlan build_aa_face_plan(const GridView& g, const StepConstants<R>& k, cons
   }
   for (std::int64_t r = rows.boundary_rows; r < nrows; ++r) {
     const std::int64_t n = rows.row_cell[r];
-    const int x[3] = {int(n % g.n[0]), int((n / g.n[0]) % g.n[1]), int(n / (std::int64_t(g.n[0]) * g.n[1]))};
+    int x[3];
+    cell_coords(g, n, x);
     if (x[0] < 1 || x[0] > nx - 2) {
       p.gather_rows.push_back(r);
       continue;
     }
-    if (!p.gather_runs.empty()) {
-      AAFaceRun& b = p.gather_runs.back();
-      if (b.y == x[1] && b.z == x[2] && b.x1 == x[0] && b.r0 + (b.x1 - b.x0) == r) {
-        b.x1 = x[0] + 1;
-        continue;
-      }
+    if (!p.gather_runs.empty() && continues(p.gather_runs.back(), x, r)) {
+      p.gather_runs.back().x1 = x[0] + 1;
+      continue;
     }
     p.gather_runs.push_back(AAFaceRun{r, x[0], x[0] + 1, x[1], x[2], 0});
   }
