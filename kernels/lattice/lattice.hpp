@@ -82,19 +82,49 @@ struct D3Q27 {
 // Opposite direction: pairs (2k−1, 2k).
 AEROLBM_HD constexpr int opposite(int i) { return i == 0 ? 0 : ((i & 1) ? i + 1 : i - 1); }
 
-// Direction with component `axis` negated (specular reflection).
+namespace lattice_detail {
+
+// The mirror table of a velocity set, searched once at compile time: the direction with component `axis` of c_i
+// negated.
 template <class L>
-AEROLBM_HD constexpr int mirror(int i, int axis) {
-  int m = i;
+constexpr int mirror_search(int i, int axis) {
   for (int j = 0; j < L::Q; ++j) {
     bool same = true;
-    for (int a = 0; a < 3; ++a) {
-      const int want = (a == axis) ? -L::c(i, a) : L::c(i, a);
-      if (L::c(j, a) != want) same = false;
-    }
-    if (same) m = j;
+    for (int a = 0; a < 3; ++a)
+      if (L::c(j, a) != (a == axis ? -L::c(i, a) : L::c(i, a))) same = false;
+    if (same) return j;
   }
-  return m;
+  return i;
+}
+// Twelve 5-bit entries per 64-bit word (directions 12w .. 12w + 11), three words per axis.
+template <class L>
+constexpr std::uint64_t pack_mirror(int axis, int word) {
+  std::uint64_t bits = 0;
+  for (int k = 0; k < 12 && 12 * word + k < L::Q; ++k)
+    bits |= std::uint64_t(mirror_search<L>(12 * word + k, axis)) << (5 * k);
+  return bits;
+}
+template <class L>
+struct MirrorWords {
+  static constexpr std::uint64_t x0 = pack_mirror<L>(0, 0), x1 = pack_mirror<L>(0, 1), x2 = pack_mirror<L>(0, 2),
+                                 y0 = pack_mirror<L>(1, 0), y1 = pack_mirror<L>(1, 1), y2 = pack_mirror<L>(1, 2),
+                                 z0 = pack_mirror<L>(2, 0), z1 = pack_mirror<L>(2, 1), z2 = pack_mirror<L>(2, 2);
+};
+
+}  // namespace lattice_detail
+
+// Direction with component `axis` negated (specular reflection). Kept as packed words like the velocities (above):
+// for a compile-time i and axis it folds to a constant; a search over the set, as this was, stayed a loop in the
+// device code of every slip face's population (a run-time loop of 19 or 27 steps, and most of the list path's
+// instructions).
+template <class L>
+AEROLBM_HD constexpr int mirror(int i, int axis) {
+  using W = lattice_detail::MirrorWords<L>;
+  const std::uint64_t w = axis == 0 ? (i < 12 ? W::x0 : (i < 24 ? W::x1 : W::x2))
+                          : axis == 1 ? (i < 12 ? W::y0 : (i < 24 ? W::y1 : W::y2))
+                                      : (i < 12 ? W::z0 : (i < 24 ? W::z1 : W::z2));
+  const int k = i < 12 ? i : (i < 24 ? i - 12 : i - 24);
+  return int((w >> (5 * k)) & 31u);
 }
 
 inline constexpr double cs2 = 1.0 / 3.0;  // lattice speed of sound squared, all three sets
