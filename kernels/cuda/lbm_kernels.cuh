@@ -166,19 +166,11 @@ __global__ void __launch_bounds__(128, kMinBlocks<L>) edge_layer_update(GridView
 }
 
 // An entry of a boundary list (kernels/storage/boundary_list.hpp) that is no interior cell, index n: the boundary
-// functions, with the flag and wall links the entry carries. A fluid cell without wall links in its step (the
-// cells of the far-field and slip faces, most of a 3D list) takes the same functions compiled for no links
-// (BoundaryLinks{} is what a cell without wall links passes through them: pull_boundary reads the row only for a
-// set bit of `wall`), so its warps run a path without the per-direction wall tests and the link values' arrays;
-// the list is grouped by boundary_kind, so a warp takes one of the two.
+// functions, with the flag and wall links the entry carries.
 template <class L, class R, class Acc>
 __device__ __forceinline__ void update_list_boundary_cell(const GridView& g, const StepConstants<R>& k, Acc& acc,
                                                           const BoundaryCell& c, std::int64_t n) {
   const int x[3] = {c.x, c.y, c.z};
-  if (c.wall == 0 && (c.flag & cell::type_mask) == cell::fluid) {
-    update_boundary_cell<L, R>(g, k, acc, x, n, std::uint8_t(c.flag), BoundaryLinks{});
-    return;
-  }
   update_boundary_cell<L, R>(g, k, acc, x, n, std::uint8_t(c.flag), BoundaryLinks{c.row, c.wall, c.behind});
 }
 // One entry of a boundary list through the per-cell physics; an interior cell at a periodic face (the tiled
