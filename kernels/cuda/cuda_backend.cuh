@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernels/backend.hpp"
@@ -651,10 +652,9 @@ class CudaBackend final : public Backend, public LatticeOwner {
     } else if (pass_ == BoundaryPass::roles) {
       const cuda::BlockRoles r = cuda::block_roles(g_, boundary_.data(), nboundary_);
       with_plane_options([&](auto sponge, auto open) {
-        cuda::stream_collide_pull_roles<L, T, R, decltype(sponge)::value, decltype(open)::value>
-            <<<cuda::role_blocks(g_, r), cuda::kStepBlock, 0, stream_>>>(g_, k_, src, dst, r);
+        launch_dependent(cuda::stream_collide_pull_roles<L, T, R, decltype(sponge)::value, decltype(open)::value>,
+                         cuda::role_blocks(g_, r), g_, k_, src, dst, r);
       });
-      AEROLBM_CUDA_LAUNCH_CHECK();
     } else if (pass_ == BoundaryPass::split) {
       launch_split_step(src, dst);
     } else {
@@ -731,8 +731,18 @@ class CudaBackend final : public Backend, public LatticeOwner {
     });
     AEROLBM_CUDA_LAUNCH_CHECK();
     if (nboundary_ == 0) return;
+    launch_dependent(cuda::stream_collide_boundary<L, T, R>, list_blocks, g_, k_, src, dst,
+                     static_cast<const BoundaryCell*>(boundary_.data()), nboundary_);
+  }
+
+  // `blocks` blocks of kStepBlock threads of `kernel` on the step stream, as a programmatic dependent of what the
+  // stream ran before (sm_90 and later; elsewhere a plain launch): the kernel may start once every block of the one
+  // before has called launch_trigger (lbm_kernels.cuh), and waits for its end where it calls grid_wait. After a
+  // kernel that never calls launch_trigger, it starts when that kernel ends, as a plain launch would.
+  template <class... P, class... A>
+  void launch_dependent(void (*kernel)(P...), unsigned blocks, A&&... args) {
     cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(list_blocks);
+    cfg.gridDim = dim3(blocks);
     cfg.blockDim = dim3(cuda::kStepBlock);
     cfg.stream = stream_;
     cudaLaunchAttribute attr{};
@@ -740,8 +750,7 @@ class CudaBackend final : public Backend, public LatticeOwner {
     attr.val.programmaticStreamSerializationAllowed = 1;
     cfg.attrs = &attr;
     cfg.numAttrs = programmatic_launch_ ? 1 : 0;
-    AEROLBM_CUDA_CHECK(cudaLaunchKernelEx(&cfg, cuda::stream_collide_boundary<L, T, R>, g_, k_, src, dst,
-                                          static_cast<const BoundaryCell*>(boundary_.data()), nboundary_));
+    AEROLBM_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, std::forward<A>(args)...));
   }
 
   // Steps `first` .. n − 1 of `n` from the current state, launched without changing it (the caller advances it).

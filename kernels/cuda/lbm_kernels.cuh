@@ -209,6 +209,7 @@ __device__ __forceinline__ void pull_plane_cell(const GridView& g, const StepCon
   if (!role_plane_cell(g, roles, x, y, z)) return;
   const std::int64_t n = g.index(x, y, z);
   const std::uint8_t flag = g.flags[n];
+  grid_wait();  // the flags are set up once; the populations are the previous step's
   if (!is_interior<L>(g, flag, x, y, z)) {  // solid cells, and the list's
     if constexpr (OpenInPlane) {
       const std::uint8_t type = flag & cell::type_mask;
@@ -223,7 +224,11 @@ __device__ __forceinline__ void pull_plane_cell(const GridView& g, const StepCon
 }
 
 // Variant "pull" with block roles (BlockRoles): the list blocks update the boundary cells, the plane blocks the
-// interior cells with the periodic box's path. One launch per step, no second stream.
+// interior cells with the periodic box's path. One launch per step, no second stream. Launched as a programmatic
+// dependent of the step before (CudaBackend::launch_dependent), its blocks start as that step's last blocks run
+// and read what does not change between steps (a list entry, a cell's flag) before they wait for it to end
+// (grid_wait): the gap between two steps, most of a step's length on a small grid, fills with the next step's
+// first loads.
 // `OpenInPlane`: the inlet and outlet nodes stay with the plane blocks, beside the rest of their rows. Listed, a
 // warp of them holds 32 rows of one column, and every load and store of theirs takes its own 32-byte sector; on
 // the 3D wing, whose two x faces are 0.5 % of its cells, that was 10 % more sectors and 11 % more time than the
@@ -232,10 +237,14 @@ template <class L, class T, class R, bool Sponge, bool OpenInPlane>
 __global__ void __launch_bounds__(kStepBlock, kMinBlocksRoles<L>)
     stream_collide_pull_roles(GridView g, StepConstants<R> k, const T* __restrict__ src, T* __restrict__ dst,
                               BlockRoles roles) {
+  launch_trigger();
   TwoLatticeAccess<T, R> acc{src, dst, g.cells};
   if (blockIdx.x < roles.list_blocks) {
     std::int64_t r;
-    if (role_list_entry(roles, r)) update_list_cell<L, R>(g, k, acc, roles.cells[r]);
+    if (!role_list_entry(roles, r)) return;
+    const BoundaryCell c = roles.cells[r];
+    grid_wait();
+    update_list_cell<L, R>(g, k, acc, c);
     return;
   }
   pull_plane_cell<L, T, R, Sponge, OpenInPlane>(g, k, acc, roles);
@@ -294,12 +303,17 @@ __global__ void __launch_bounds__(kTileX * kTileY) stream_collide_tiled(GridView
   if (interior) collide_and_store<L, R>(g, k, acc, x, y, z, n, f);
 }
 
+// The snapshot row an interior cell refreshes (flagged on this backend's copy: the boundary cells read it), or −1.
+template <class T>
+__device__ __forceinline__ std::int32_t aa_snapshot_row(const AAStorage<T>& s, std::int64_t n, std::uint8_t flag) {
+  return (flag & cell::aa_snapshot) ? s.row[n] : -1;
+}
+
 // An interior cell in place; cells that boundary cells read (flagged on this backend's copy) also refresh their
-// snapshot row.
+// snapshot row `row`.
 template <class L, class T, class R, bool Odd, bool Sponge>
 __device__ __forceinline__ void aa_interior_cell(const GridView& g, const StepConstants<R>& k, const AAStorage<T>& s,
-                                                 int x, int y, int z, std::int64_t n, std::uint8_t flag) {
-  const std::int32_t row = (flag & cell::aa_snapshot) ? s.row[n] : -1;
+                                                 int x, int y, int z, std::uint8_t flag, std::int32_t row) {
   aa_interior_update<L, T, R, Odd, Sponge>(g, k, s.f, x, y, z, s.snap_next, s.rows, row, (flag & cell::sponge) != 0);
 }
 
@@ -314,7 +328,7 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>) stream_colli
   const std::int64_t n = g.index(x, y, z);
   const std::uint8_t flag = g.flags[n];
   if (is_interior<L>(g, flag, x, y, z)) {
-    aa_interior_cell<L, T, R, Odd, Sponge>(g, k, s, x, y, z, n, flag);
+    aa_interior_cell<L, T, R, Odd, Sponge>(g, k, s, x, y, z, flag, aa_snapshot_row(s, n, flag));
     return;
   }
   AABoundaryAccess<L, T, R> acc{g, s, n, s.row[n], {x, y, z}};
@@ -323,6 +337,9 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>) stream_colli
 
 // Variant "aa" with block roles: the list blocks update the boundary cells (from the snapshot), the plane blocks
 // the interior cells in place. The two kinds touch disjoint memory (aa_lattice.hpp), so any order is right.
+// Launched plainly: as a programmatic dependent of the step before (as stream_collide_pull_roles is, its list
+// entries, flags and snapshot rows read before the wait) the default 2D case's `aa` ran 3 % slower on an H100
+// (kernels/PERFORMANCE.md).
 template <class L, class T, class R, bool Odd, bool Sponge>
 __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>)
     stream_collide_aa_roles(GridView g, StepConstants<R> k, AAStorage<T> s, BlockRoles roles) {
@@ -340,7 +357,7 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>)
   const std::int64_t n = g.index(x, y, z);
   const std::uint8_t flag = g.flags[n];
   if (!is_interior<L>(g, flag, x, y, z)) return;  // solid cells, and the list's
-  aa_interior_cell<L, T, R, Odd, Sponge>(g, k, s, x, y, z, n, flag);
+  aa_interior_cell<L, T, R, Odd, Sponge>(g, k, s, x, y, z, flag, aa_snapshot_row(s, n, flag));
 }
 
 template <class L, class T>
