@@ -284,7 +284,10 @@ TEST(CpuRows, FaceCellsThroughVectorRuns) {
     EXPECT_EQ(in_place.face_cells + std::int64_t(in_place.cell_rows.size()), rows.boundary_rows) << sets.back();
     EXPECT_LT(std::int64_t(in_place.runs.size()), in_place.face_cells / 4) << sets.back();
     std::int64_t gathered_in_runs = 0;
-    for (const auto& r : in_place.gather_runs) gathered_in_runs += r.x1 - r.x0;
+    for (const auto& r : in_place.gather_runs) {
+      gathered_in_runs += r.x1 - r.x0;
+      EXPECT_GE(r.x1 - r.x0, cpu::kMinGatherRun) << sets.back();
+    }
     const std::int64_t gathered = std::int64_t(rows.row_cell.size()) - rows.boundary_rows;
     EXPECT_GT(gathered_in_runs, gathered / 2) << sets.back();
     EXPECT_EQ(gathered_in_runs + std::int64_t(in_place.gather_rows.size()), gathered) << sets.back();
