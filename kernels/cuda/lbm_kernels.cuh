@@ -343,21 +343,51 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>) stream_colli
 template <class L, class T, class R, bool Odd, bool Sponge>
 __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>)
     stream_collide_aa_roles(GridView g, StepConstants<R> k, AAStorage<T> s, BlockRoles roles) {
-  if (blockIdx.x < roles.list_blocks) {
+  // Each role loads its cell's populations its own way and stores them its own way; the two collide through one
+  // copy of that code (the calls each made apart, so the same values). With a copy per role under one register
+  // budget the odd step's kernels spilled 12-24 bytes (ptxas, D3Q19), and the small 3D cases ran 4-8 points
+  // slower (kernels/PERFORMANCE.md). The pull role kernel, tried the same way, lost 1-5 points: it keeps a copy
+  // per role.
+  const bool list = blockIdx.x < roles.list_blocks;
+  R f[L::Q];
+  int x[3];
+  std::int64_t n;
+  std::int32_t row;
+  bool in_layer;
+  if (list) {
     std::int64_t r;
     if (!role_list_entry(roles, r)) return;
     const BoundaryCell c = roles.cells[r];
-    const std::int64_t n = g.index(c.x, c.y, c.z);
-    AABoundaryAccess<L, T, R> acc{g, s, n, s.row[n], {c.x, c.y, c.z}};
-    update_list_boundary_cell<L, R>(g, k, acc, c, n);
-    return;
+    x[0] = c.x, x[1] = c.y, x[2] = c.z;
+    n = g.index(c.x, c.y, c.z);
+    row = s.row[n];
+    const AABoundaryAccess<L, T, R> acc{g, s, n, row, {c.x, c.y, c.z}};
+    const std::uint8_t type = std::uint8_t(c.flag) & cell::type_mask;
+    if (type != cell::fluid) {
+      open_boundary_cell<L, R>(g, k, acc, x, n, type == cell::inlet);
+      return;
+    }
+    pull_boundary<L, R>(g, k, acc, x, n, BoundaryLinks{c.row, c.wall, c.behind}, f);
+    in_layer = true;  // the sponge's own test, as update_boundary_cell's collide_and_store
+  } else {
+    if (!role_plane_cell(g, roles, x[0], x[1], x[2])) return;
+    n = g.index(x[0], x[1], x[2]);
+    const std::uint8_t flag = g.flags[n];
+    if (!is_interior<L>(g, flag, x[0], x[1], x[2])) return;  // solid cells, and the list's
+    row = aa_snapshot_row(s, n, flag);
+    aa_interior_load<L, T, R, Odd>(g, s.f, x[0], x[1], x[2], n, f);
+    in_layer = (flag & cell::sponge) != 0;
   }
-  int x, y, z;
-  if (!role_plane_cell(g, roles, x, y, z)) return;
-  const std::int64_t n = g.index(x, y, z);
-  const std::uint8_t flag = g.flags[n];
-  if (!is_interior<L>(g, flag, x, y, z)) return;  // solid cells, and the list's
-  aa_interior_cell<L, T, R, Odd, Sponge>(g, k, s, x, y, z, flag, aa_snapshot_row(s, n, flag));
+  collide<L, R>(f, k.coll);
+  if constexpr (Sponge)  // false only where the case has no sponge (k.sponge_faces = 0: sponge_cell changes nothing)
+    if (in_layer) sponge_cell<L, T, R>(g, k, x[0], x[1], x[2], f);
+  if (list) {
+    const AABoundaryAccess<L, T, R> acc{g, s, n, row, {x[0], x[1], x[2]}};
+    AEROLBM_UNROLL
+    for (int i = 0; i < L::Q; ++i) acc.put(i, n, f[i]);
+  } else {
+    aa_interior_store<L, T, R, Odd>(g, s.f, x[0], x[1], x[2], n, f, s.snap_next, s.rows, row);
+  }
 }
 
 template <class L, class T>

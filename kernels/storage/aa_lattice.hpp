@@ -114,20 +114,15 @@ AEROLBM_HD void aa_gather_row(const GridView& g, const AAStorage<T>& s, std::int
   for (int i = 0; i < L::Q; ++i) s.snap[std::int64_t(i) * s.rows + r] = s.f[aa_slot<L>(g, s.odd, i, x)];
 }
 
-// One in-place update of an interior cell (is_interior: no wall, no open face nearby; periodic axes wrap). The
-// layout is a template parameter so each GPU kernel carries one access pattern (fewer registers).
-//
-// `snap_row` ≥ 0 (the CUDA backend): the cell also writes its new populations into that row of `snap_next`, where
-// the boundary cells read them in the next step (the CPU gathers them before each step instead). `in_layer` = false:
-// the caller knows the cell is outside the sponge layer (collide_and_store).
-template <class L, class T, class R, bool Odd, bool Sponge = true>
-AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k, T* f, int x0, int x1, int x2,
-                                   T* snap_next = nullptr, std::int64_t rows = 0, std::int32_t snap_row = -1,
-                                   bool in_layer = true) {
+// The two halves of an interior cell's in-place update (aa_interior_update), for callers that collide between them
+// (the GPU's block-role kernel, whose boundary cells collide through the same code). Load: the populations arriving
+// at cell n = (x0, x1, x2) in the layout of `Odd`. Store: its new populations into the slots it read, and into row
+// `snap_row` of `snap_next` where that is ≥ 0.
+template <class L, class T, class R, bool Odd>
+AEROLBM_HD void aa_interior_load(const GridView& g, const T* f, int x0, int x1, int x2, std::int64_t n,
+                                 R (&v)[L::Q]) {
   const std::int64_t cells = g.cells;
-  const std::int64_t n = g.index(x0, x1, x2);
   const WrappedNeighbours nb(g, x0, x1, x2);  // the odd step's
-  R v[L::Q];
   // Even: read slot (i, x), write (opp(i), x). Odd: read (opp(i), x − c_i), write (i, x + c_i).
   AEROLBM_UNROLL
   for (int i = 0; i < L::Q; ++i) {
@@ -136,9 +131,12 @@ AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k,
     else
       v[i] = R(f[std::int64_t(opposite(i)) * cells + nb.from<L>(g, i)]);
   }
-  collide<L, R>(v, k.coll);
-  if constexpr (Sponge)
-    if (in_layer) sponge_cell<L, T, R>(g, k, x0, x1, x2, v);
+}
+template <class L, class T, class R, bool Odd>
+AEROLBM_HD void aa_interior_store(const GridView& g, T* f, int x0, int x1, int x2, std::int64_t n, const R (&v)[L::Q],
+                                  T* snap_next, std::int64_t rows, std::int32_t snap_row) {
+  const std::int64_t cells = g.cells;
+  const WrappedNeighbours nb(g, x0, x1, x2);
   if (snap_row >= 0) {
     AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) snap_next[std::int64_t(i) * rows + snap_row] = T(v[i]);
@@ -150,6 +148,25 @@ AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k,
     else
       f[std::int64_t(i) * cells + nb.to<L>(g, i)] = T(v[i]);
   }
+}
+
+// One in-place update of an interior cell (is_interior: no wall, no open face nearby; periodic axes wrap). The
+// layout is a template parameter so each GPU kernel carries one access pattern (fewer registers).
+//
+// `snap_row` ≥ 0 (the CUDA backend): the cell also writes its new populations into that row of `snap_next`, where
+// the boundary cells read them in the next step (the CPU gathers them before each step instead). `in_layer` = false:
+// the caller knows the cell is outside the sponge layer (collide_and_store).
+template <class L, class T, class R, bool Odd, bool Sponge = true>
+AEROLBM_HD void aa_interior_update(const GridView& g, const StepConstants<R>& k, T* f, int x0, int x1, int x2,
+                                   T* snap_next = nullptr, std::int64_t rows = 0, std::int32_t snap_row = -1,
+                                   bool in_layer = true) {
+  const std::int64_t n = g.index(x0, x1, x2);
+  R v[L::Q];
+  aa_interior_load<L, T, R, Odd>(g, f, x0, x1, x2, n, v);
+  collide<L, R>(v, k.coll);
+  if constexpr (Sponge)
+    if (in_layer) sponge_cell<L, T, R>(g, k, x0, x1, x2, v);
+  aa_interior_store<L, T, R, Odd>(g, f, x0, x1, x2, n, v, snap_next, rows, snap_row);
 }
 
 }  // namespace aerolbm
