@@ -345,7 +345,7 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>)
     stream_collide_aa_roles(GridView g, StepConstants<R> k, AAStorage<T> s, BlockRoles roles) {
   // Each role loads its cell's populations its own way and stores them its own way; the two collide through one
   // copy of that code (the calls each made apart, so the same values). With a copy per role under one register
-  // budget the odd step's kernels spilled 12-24 bytes (ptxas, D3Q19), and the small 3D cases ran 4-8 points
+  // budget the odd step's kernels spilled 12-24 bytes (ptxas, D3Q19), and the small 3D cases ran 4-14 points
   // slower (kernels/PERFORMANCE.md). The pull role kernel, tried the same way, lost 1-5 points: it keeps a copy
   // per role.
   const bool list = blockIdx.x < roles.list_blocks;
@@ -362,12 +362,9 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>)
     n = g.index(c.x, c.y, c.z);
     row = s.row[n];
     const AABoundaryAccess<L, T, R> acc{g, s, n, row, {c.x, c.y, c.z}};
-    const std::uint8_t type = std::uint8_t(c.flag) & cell::type_mask;
-    if (type != cell::fluid) {
-      open_boundary_cell<L, R>(g, k, acc, x, n, type == cell::inlet);
+    if (!open_node_or_pull_boundary<L, R>(g, k, acc, x, n, std::uint8_t(c.flag), BoundaryLinks{c.row, c.wall, c.behind},
+                                          f))
       return;
-    }
-    pull_boundary<L, R>(g, k, acc, x, n, BoundaryLinks{c.row, c.wall, c.behind}, f);
     in_layer = true;  // the sponge's own test, as update_boundary_cell's collide_and_store
   } else {
     if (!role_plane_cell(g, roles, x[0], x[1], x[2])) return;

@@ -246,22 +246,33 @@ AEROLBM_HD void wall_model_face_stress(const GridView& g, const StepConstants<R>
   }
 }
 
+// The first half of a boundary cell's update: an open-boundary node is updated whole (false returned); a fluid cell
+// at a face or next to the body gets the populations arriving at it in f (true: collide and store them next).
+template <class L, class R, class Acc>
+AEROLBM_HD bool open_node_or_pull_boundary(const GridView& g, const StepConstants<R>& k, Acc& acc, const int (&x)[3],
+                                           std::int64_t n, std::uint8_t flag, const BoundaryLinks& b, R (&f)[L::Q]) {
+  const std::uint8_t type = flag & cell::type_mask;
+  if (type != cell::fluid) {
+    open_boundary_cell<L, R>(g, k, acc, x, n, type == cell::inlet);
+    return false;
+  }
+  pull_boundary<L, R>(g, k, acc, x, n, b, f);
+  return true;
+}
+
 // A cell that is not plain interior: an open-boundary node, or a fluid cell at a face or next to the body.
 // extras::wall_function: a cell with links into the body collides with wall_function_constants.
 template <class L, class R, int Extras = 0, class Acc>
 AEROLBM_HD void update_boundary_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, const int (&x)[3],
                                      std::int64_t n, std::uint8_t flag, const BoundaryLinks& b) {
-  const std::uint8_t type = flag & cell::type_mask;
-  if (type != cell::fluid) {
-    open_boundary_cell<L, R>(g, k, acc, x, n, type == cell::inlet);
+  R f[L::Q];
+  if (!open_node_or_pull_boundary<L, R>(g, k, acc, x, n, flag, b, f)) {
     if constexpr ((Extras & extras::wale) != 0) {  // read back what the node stored (two lattices: WALE runs pull)
       const TwoLatticeAccess<typename Acc::stored_type, R> next{acc.dst, nullptr, acc.cells};
       store_cell_velocity<L, R>(g, next, n, g.velocity_next);
     }
     return;
   }
-  R f[L::Q];
-  pull_boundary<L, R>(g, k, acc, x, n, b, f);
   if constexpr ((Extras & extras::wall_function) != 0) wall_model_face_stress<L, R>(g, k, acc, x, f);
   if constexpr ((Extras & extras::wall_function) != 0) {
     if (b.wall != 0 && b.row >= 0) {
