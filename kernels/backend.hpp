@@ -219,6 +219,22 @@ class Backend {
   // step_overlapped may return while the device still updates the interior (every later call on this backend is
   // ordered after it); this waits until it has finished (before reading a clock).
   virtual void finish_steps() {}
+  // Work that `work` queues on this backend's stream (and on the streams joined to it), recorded once and then
+  // replayed as one launch (CUDA graphs; the refined levels record two coarse steps of every level with their
+  // hand-overs). The recording queues nothing: the caller replays it, and after each later replay tells every
+  // backend whose steps it holds (replayed_steps). Null where the backend cannot record (the CPU backend): the caller
+  // queues the work itself.
+  class Recording {
+   public:
+    virtual ~Recording() = default;
+    virtual void replay() = 0;
+  };
+  virtual std::unique_ptr<Recording> record(const std::function<void()>& /*work*/) { return nullptr; }
+  // Whether the steps queued next may go into a recording: the same kernels with the same constants each time (no
+  // inflow ramp, no force sample waiting to go out with the next step, WALE's velocity fields current).
+  virtual bool steps_recordable() const { return false; }
+  // The host's side of `steps` steps that a replay issued: which lattice (or layout) holds the state, the ramp's count.
+  virtual void replayed_steps(std::int64_t /*steps*/) {}
 
  private:
   std::vector<ForceSample> queued_samples_;  // the default queue_force_sample's results, until taken

@@ -547,7 +547,49 @@ class CudaBackend final : public Backend, public LatticeOwner {
 
   void finish_steps() override { AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
+  // One CUDA graph of what `work` queues on this stream (the refined levels' other backends have joined it). While
+  // it is captured, queue_steps issues its kernels (a captured stream cannot launch the backend's own graphs).
+  std::unique_ptr<Recording> record(const std::function<void()>& work) override {
+    cudaGraph_t graph = nullptr;
+    AEROLBM_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    try {
+      work();
+    } catch (...) {
+      cudaStreamEndCapture(stream_, &graph);  // the stream leaves capture whatever failed; the graph is dropped
+      if (graph) cudaGraphDestroy(graph);
+      throw;
+    }
+    AEROLBM_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);
+    AEROLBM_CUDA_CHECK(made);
+    return std::make_unique<Replay>(exec, stream_);
+  }
+  bool steps_recordable() const override { return !ramp_.active() && !deferred_ && (!wale_ || wale_fresh_); }
+  void replayed_steps(std::int64_t steps) override {
+    advance(steps);
+    ramp_.step += steps;
+  }
+
  private:
+  class Replay : public Recording {
+   public:
+    Replay(cudaGraphExec_t exec, cudaStream_t stream) : exec_(exec), stream_(stream) {}
+    ~Replay() override { cudaGraphExecDestroy(exec_); }
+    void replay() override { AEROLBM_CUDA_CHECK(cudaGraphLaunch(exec_, stream_)); }
+
+   private:
+    cudaGraphExec_t exec_;
+    cudaStream_t stream_;
+  };
+
+  bool capturing() const {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    AEROLBM_CUDA_CHECK(cudaStreamIsCapturing(stream_, &status));
+    return status == cudaStreamCaptureStatusActive;
+  }
+
   struct Halo {
     cuda::DeviceBuffer<std::int64_t> cells;
     cuda::DeviceBuffer<int> dirs;
@@ -794,8 +836,9 @@ class CudaBackend final : public Backend, public LatticeOwner {
       const int sample = nrows_ > 0 ? deferred_ : 0;
       const std::tuple<std::int64_t, std::uintptr_t, int> key{
           n, aa_ ? std::uintptr_t(odd_) : reinterpret_cast<std::uintptr_t>(a_.data()), sample};
-      auto it = graphs_.find(key);
-      if (it == graphs_.end() && graphs_.size() < kMaxGraphs) {
+      const bool captured = capturing();  // by a caller's record(): the kernels go into its graph
+      auto it = captured ? graphs_.end() : graphs_.find(key);
+      if (!captured && it == graphs_.end() && graphs_.size() < kMaxGraphs) {
         cudaGraph_t graph;
         AEROLBM_CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
         issue_sampled_steps(n, sample);

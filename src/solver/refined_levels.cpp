@@ -1,11 +1,13 @@
 #include "src/solver/refined_levels.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "kernels/backend_factory.hpp"
+#include "kernels/lattice_owner.hpp"
 #include "kernels/level_coupling.hpp"
 #include "kernels/physics/refinement.hpp"
 #include "src/solver/backend_select.hpp"
@@ -574,6 +576,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
 
 // The finer levels and the hand-overs go first: on CUDA they work on level 0's stream.
 RefinedLevels::~RefinedLevels() {
+  recordings_.clear();
   couplings_.clear();
   while (!levels_.empty()) levels_.pop_back();
 }
@@ -598,7 +601,50 @@ void RefinedLevels::states_written() {
 }
 
 void RefinedLevels::queue_steps(std::int64_t coarse_steps) {
-  for (std::int64_t s = 0; s < coarse_steps; ++s) step(0);
+  for (std::int64_t s = 0; s < coarse_steps;) {
+    if (coarse_steps - s >= 2 && replay_two_steps()) {
+      s += 2;
+    } else {
+      step(0);
+      ++s;
+    }
+  }
+}
+
+// A coarse step is some fifteen small launches per interface and level (each level's steps, three hand-over
+// kernels per interface); on small grids their gaps are most of its time. Two coarse steps (after which every
+// level's state is back in the lattice it started in: level ℓ steps 2^(ℓ+1) times) go out as one replay of what
+// they queued, recorded the first time from this starting state (CUDA: a graph of level 0's stream, which every
+// level shares). Only where every level's next steps may be recorded (no inflow ramp, no force sample waiting to
+// go out with a step: those coarse steps go out one at a time). False: nothing queued (the CPU backend records
+// nothing). AEROLBM_REFINED_RECORDING=off queues every coarse step as it comes (for measuring what the recording saves).
+bool RefinedLevels::replay_two_steps() {
+  static const bool off = [] {
+    const char* v = std::getenv("AEROLBM_REFINED_RECORDING");
+    return v && std::string(v) == "off";
+  }();
+  if (off) return false;
+  for (const Level& l : levels_)
+    if (!l.backend->steps_recordable()) return false;
+  std::vector<const void*> key;
+  for (Level& l : levels_) key.push_back(coupling_lattices(*l.backend).lattices().current);
+  auto it = recordings_.find(key);
+  if (it == recordings_.end()) {
+    if (recordings_.size() >= 4) return false;
+    // Recording advances every backend's host side (which lattice holds the state, the steps counted) as queueing
+    // would; the replay that follows does the work.
+    std::unique_ptr<Backend::Recording> r = levels_[0].backend->record([this] {
+      step(0);
+      step(0);
+    });
+    if (!r) return false;
+    r->replay();
+    recordings_.emplace(std::move(key), std::move(r));
+    return true;
+  }
+  it->second->replay();
+  for (std::size_t l = 0; l < levels_.size(); ++l) levels_[l].backend->replayed_steps(std::int64_t(2) << l);
+  return true;
 }
 
 void RefinedLevels::run(std::int64_t coarse_steps) {

@@ -25,6 +25,7 @@
 // level's followed by what is in transit between them, so a restart continues bit for bit.
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -135,10 +136,14 @@ class RefinedLevels : public Backend {
   template <class Fn>
   void for_each_covered(int level, Fn&& fn) const;
   void couple_and_step(int level);
+  bool replay_two_steps();
   std::array<double, 4> budget();  // mass, then momentum (mass(), momentum())
   std::vector<int> sampled_at_;  // per queued force sample: the level whose backend took it, −1: taken here
   std::vector<Level> levels_;
   std::vector<Coupling> couplings_;  // couplings_[ℓ]: between level ℓ and ℓ + 1
+  // Two coarse steps of every level with their hand-overs, recorded once per starting state (every level's current
+  // lattice; CUDA graphs) and replayed (replay_two_steps).
+  std::map<std::vector<const void*>, std::unique_ptr<Backend::Recording>> recordings_;
   Stencil stencil_ = Stencil::D2Q9;
   int dims_ = 2;
   int q_ = 9;

@@ -8,6 +8,7 @@
 // what the backends leave there between couplings is not part of the state and is only counted.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -30,7 +31,7 @@ struct Levels {
 // in the last bit between the host's library and the device's (the first run showed every level differing before a
 // step). Empty: this run's own initial state, returned in `start`.
 Levels run(BackendKind which, Stencil s, Precision prec, const DomainData& d, const std::vector<RefinedBox>& boxes,
-           std::vector<double>& start, int steps = 37, bool slip_z = false) {
+           std::vector<double>& start, int steps = 37, bool slip_z = false, int chunk = 0) {
   BackendConfig cfg;
   cfg.stencil = s;
   cfg.precision = prec;
@@ -48,7 +49,11 @@ Levels run(BackendKind which, Stencil s, Precision prec, const DomainData& d, co
   r.initialize();
   if (start.empty()) r.read_populations(start);
   else r.write_populations(start);
-  r.run(steps);
+  if (chunk <= 0) {
+    r.run(steps);
+  } else {
+    for (int done = 0; done < steps; done += chunk) r.run(std::min(chunk, steps - done));
+  }
   Levels out;
   out.f.resize(std::size_t(r.levels()));
   out.owned.resize(std::size_t(r.levels()));
@@ -124,6 +129,46 @@ TEST(RefinementCuda, CpuAndCudaBitIdentical) {
     std::printf("%s: %zu of %zu values in transit differ (%zu non-zero)\n", s.name, differ, cpu.transit.size(), nonzero);
     EXPECT_EQ(differ, 0u) << s.name << ": values in transit";
     EXPECT_GT(nonzero, 0u) << s.name << ": nothing in transit";
+  }
+}
+
+// On CUDA a run's coarse steps go out two at a time as replays of a graph recorded from each starting state
+// (RefinedLevels::replay_two_steps): the same bits as coarse steps queued one at a time (chunks of 1, which never
+// record) and as chunks of 3 (a replay and a single step, so that the replays start from either lattice of level 0
+// and two recordings are used), every level's stored values and what is in transit, in 2D with three levels and 3D.
+TEST(RefinementCuda, RecordedCoarseStepsMatchStepsOneAtATime) {
+  struct Setup {
+    const char* name;
+    Stencil s;
+    DomainData d;
+    std::vector<RefinedBox> boxes;
+  };
+  const std::vector<Setup> setups = {
+      {"D2Q9, three levels", Stencil::D2Q9, fluid_grid(48, 40, 1), {box(10, 38, 6, 34, 0, 1), box(28, 52, 26, 50, 0, 1)}},
+      {"D3Q19, a box", Stencil::D3Q19, fluid_grid(20, 16, 12), {box(5, 15, 4, 12, 3, 9)}},
+  };
+  for (const Setup& s : setups) {
+    std::vector<double> start;
+    const Levels one = run(BackendKind::Cuda, s.s, Precision::FP32, s.d, s.boxes, start, 37, false, 1);
+    for (int chunk : {0, 3}) {
+      const Levels rec = run(BackendKind::Cuda, s.s, Precision::FP32, s.d, s.boxes, start, 37, false, chunk);
+      ASSERT_EQ(one.f.size(), rec.f.size());
+      std::size_t differ = 0, values = 0;
+      for (std::size_t l = 0; l < one.f.size(); ++l) {
+        ASSERT_EQ(one.f[l].size(), rec.f[l].size());
+        for (std::size_t k = 0; k < one.f[l].size(); ++k) differ += one.f[l][k] != rec.f[l][k];
+        values += one.f[l].size();
+      }
+      ASSERT_EQ(one.transit.size(), rec.transit.size());
+      for (std::size_t j = 0; j < one.transit.size(); ++j) differ += one.transit[j] != rec.transit[j];
+      std::printf("%s, chunks of %d: %zu of %zu values differ from steps one at a time\n", s.name, chunk ? chunk : 37,
+                  differ, values + one.transit.size());
+      EXPECT_EQ(differ, 0u) << s.name << ", chunks of " << chunk;
+      // The run moved: its state is not the start's.
+      std::vector<double> moved;
+      for (const auto& f : rec.f) moved.insert(moved.end(), f.begin(), f.end());
+      EXPECT_NE(moved, std::vector<double>(start.begin(), start.begin() + std::ptrdiff_t(moved.size()))) << s.name;
+    }
   }
 }
 
