@@ -281,6 +281,9 @@ def test_train_evaluate_export(tiny_dataset, tmp_path):
         rows = list(csv.DictReader(f))
     first, last = float(rows[0]["train_loss"]), float(rows[-1]["train_loss"])
     assert last < 0.7 * first, (first, last)
+    first, last = float(rows[0]["train_coef_loss"]), float(rows[-1]["train_coef_loss"])
+    print(f"coefficient loss {first:.4f} -> {last:.4f}")
+    assert last < 0.5 * first, (first, last)
 
     rc, out = script("evaluate.py", "--model", os.path.join(run, "model.pt"), "--dataset", tiny_dataset,
                      "--out", run, "--device", "cpu")
@@ -302,6 +305,18 @@ def test_train_evaluate_export(tiny_dataset, tmp_path):
     cases = m["cases"]["test"] + m["cases"]["extrapolation"]
     from evaluate import spearman
     assert spearman([c["cl_fields"] for c in cases], [c["cl_solver"] for c in cases]) > 0.8
+    # the coefficient head's metrics are there and consistent with the per-case values
+    cl_head = np.array([c["cl_head"] for c in m["cases"]["test"]])
+    cl_ref = np.array([c["cl_solver"] for c in m["cases"]["test"]])
+    assert np.isclose(test["head_cl_rel_error_vs_solver"], np.abs(cl_head - cl_ref).mean() / np.abs(cl_ref).mean())
+    for k in ("head_cl_spearman_vs_solver", "head_cd_rel_error_vs_solver", "head_cd_spearman_vs_solver"):
+        assert np.isfinite(test[k]), (k, test[k])
+    print("head on the tiny test split: Cl rel. error {:.3f}, Cd rel. error {:.3f}".format(
+        test["head_cl_rel_error_vs_solver"], test["head_cd_rel_error_vs_solver"]))
+    # the head learnt the solver's Cl from 9 cases better than their mean Cl does on the test split
+    const_cl = np.abs(ds.cl[tr].mean() - cl_ref).mean() / np.abs(cl_ref).mean()
+    assert test["head_cl_rel_error_vs_solver"] < const_cl, (test["head_cl_rel_error_vs_solver"], const_cl)
+    assert "Coefficient head" in open(os.path.join(run, "metrics.md")).read()
 
     model_h5 = str(tmp_path / "model.h5")
     rc, out = script("export.py", "--model", os.path.join(run, "model.pt"), "--dataset", tiny_dataset,
@@ -311,8 +326,13 @@ def test_train_evaluate_export(tiny_dataset, tmp_path):
     assert (mf["attrs"]["nx"], mf["attrs"]["ny"]) == (64, 32)
     k = int(te[0])
     np.testing.assert_array_equal(mf["reference"]["points"], ds.points([k])[0])
-    out = numpy_forward.forward(mf, mf["reference"]["points"], mf["reference"]["params"])
+    assert mf["attrs"]["version"] == 2
+    out, coef = numpy_forward.forward(mf, mf["reference"]["points"], mf["reference"]["params"])
     assert numpy_forward.relative_error(out, mf["reference"]["output"]) < 1e-5
+    assert numpy_forward.coefficient_error(coef, mf["reference"]["coefficients"]) < 1e-5
+    # the exported head is the evaluated one: its reference Cl is metrics.json's for that case
+    ev = {c["case"]: c for c in m["cases"]["test"]}[k]
+    assert np.isclose(coef[0], ev["cl_head"], rtol=1e-4, atol=1e-5), (coef, ev["cl_head"])
 
 
 @pytest.mark.parametrize("reverse", [False, True])
