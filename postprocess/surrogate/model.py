@@ -72,10 +72,13 @@ class CoefficientHead(nn.Module):
                                  nn.Linear(d_model, COEFFICIENTS))
 
     def forward(self, a, g):
-        w = torch.softmax(self.score(a).float(), dim=1)  # [B, T, P], over the tokens, in fp32 under autocast
-        pooled = torch.einsum("btp,btd->bpd", w, a.float())  # [B, P, D]
-        z = torch.cat([pooled.flatten(1), g.float()], dim=-1)  # [B, (P + 1) D]
-        return self.mlp(z)
+        # fp32 also under bf16 autocast: a few small layers, and a sum over thousands of tokens
+        with torch.autocast(device_type=a.device.type, enabled=False):
+            a, g = a.float(), g.float()
+            w = torch.softmax(self.score(a), dim=1)  # [B, T, P], over the tokens
+            pooled = torch.einsum("btp,btd->bpd", w, a)  # [B, P, D]
+            z = torch.cat([pooled.flatten(1), g], dim=-1)  # [B, (P + 1) D]
+            return self.mlp(z)
 
 
 class Surrogate(nn.Module):
