@@ -515,6 +515,9 @@ PYBIND11_MODULE(_core, m) {
         d["wall_time_s"] = p.wall_seconds;
         d["cl"] = p.cl;
         d["cd"] = p.cd;
+        d["cl_field"] = p.cl_field;
+        d["cd_field"] = p.cd_field;
+        d["coefficients_source"] = p.coefficients_source;
         d["grid"] = py::make_tuple(p.grid[0], p.grid[1], p.grid[2]);
         d["origin"] = py::make_tuple(p.origin[0], p.origin[1], p.origin[2]);
         d["spacing"] = py::make_tuple(p.spacing[0], p.spacing[1], p.spacing[2]);

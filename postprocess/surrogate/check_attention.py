@@ -27,7 +27,7 @@ def main():
             torch.backends.cuda.matmul.allow_tf32 = False
         m, pd, cd = model.to(dev), p.to(dev), c.to(dev)
         with torch.no_grad():
-            a, b = m(pd, cd, use_sdpa=True), m(pd, cd, use_sdpa=False)
+            a, b = m(pd, cd, use_sdpa=True)[0], m(pd, cd, use_sdpa=False)[0]
         rel = float((a - b).norm() / b.norm())
         worst = max(worst, rel)
         print(f"{dev}: SDPA vs explicit attention, fp32, 8192 tokens: relative difference {rel:.2e}")

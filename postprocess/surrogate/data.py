@@ -77,6 +77,10 @@ class Dataset:
             self.seconds = f["timing/seconds"][()] if "timing/seconds" in f else np.full(n, np.nan)
         if n == 0:
             raise DatasetError(f"{path}: the dataset holds no cases.")
+        for name, v in (("cl", self.cl), ("cd", self.cd)):
+            if not np.all(np.isfinite(v)):
+                raise DatasetError(f"{path}: '/coefficients/{name}' has non-finite values (rows "
+                                   f"{np.nonzero(~np.isfinite(v))[0][:5].tolist()}); regenerate the dataset.")
         if np.any(self.params[:, 4] <= 0):
             raise DatasetError(f"{path}: '/params' column reynolds has values <= 0.")
         self.n = n
@@ -103,6 +107,11 @@ class Dataset:
         """Raw outputs [len(idx), T, 3]: u, v, p."""
         idx = np.atleast_1d(idx)
         return np.stack([a[idx].reshape(len(idx), -1) for a in (self.u, self.v, self.p)], axis=-1)
+
+    def coefficients(self, idx):
+        """The solver's momentum-exchange coefficients [len(idx), 2]: cl, cd (the coefficient head's targets)."""
+        idx = np.atleast_1d(idx)
+        return np.stack([self.cl[idx], self.cd[idx]], axis=-1)
 
     def fluid(self, idx):
         idx = np.atleast_1d(idx)
@@ -131,8 +140,10 @@ def compute_norm(ds, train_idx):
     tgt = ds.targets(train_idx).reshape(-1, 3).astype(np.float64)
     fl = ds.fluid(train_idx).reshape(-1)
     tgt = tgt[fl]
+    coef = ds.coefficients(train_idx)
     return {
         "point_mean": pts.mean(0).astype(np.float32), "point_std": _safe_std(pts.std(0)).astype(np.float32),
         "param_mean": prm.mean(0).astype(np.float32), "param_std": _safe_std(prm.std(0)).astype(np.float32),
         "out_mean": tgt.mean(0).astype(np.float32), "out_std": _safe_std(tgt.std(0)).astype(np.float32),
+        "coef_mean": coef.mean(0).astype(np.float32), "coef_std": _safe_std(coef.std(0)).astype(np.float32),
     }

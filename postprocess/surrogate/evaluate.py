@@ -9,7 +9,9 @@ Writes DIR/metrics.json and DIR/metrics.md. Per split, over fluid points (mask 0
   Cl, Cd (/coefficients) and with the same method applied to the solver's sampled fields (which isolates the
   network's error from the method's). Cl relative error = mean|Cl_pred − Cl_ref| / mean|Cl_ref| over the split
   (a per-case ratio is meaningless where Cl crosses zero; the median per-case ratio over |Cl_ref| > 0.1 is given
-  too), and the Spearman rank correlation of Cl_pred with Cl_ref.
+  too), and the Spearman rank correlation of Cl_pred with Cl_ref;
+- Cl and Cd of the network's coefficient head (SCHEMA.md, version 2), compared with the solver's Cl, Cd: the same
+  relative error (mean|pred − ref| / mean|ref|), median per-case ratio and Spearman correlation, for both.
 Inference runs in fp32 (no autocast)."""
 import argparse
 import json
@@ -23,9 +25,9 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from coefficients import Grid, force_coefficients  # noqa: E402
 from data import Dataset, DatasetError  # noqa: E402
-from inference import load_trained, pick_device, predict  # noqa: E402
+from inference import ConfigError, load_trained, pick_device, predict  # noqa: E402
 
-TARGETS = {"velocity": 0.03, "pressure": 0.05, "cl": 0.05, "spearman": 0.99}
+TARGETS = {"velocity": 0.03, "pressure": 0.05, "cl": 0.05, "spearman": 0.99, "head_cl": 0.02, "head_cd": 0.03}
 
 
 def ranks(a):
@@ -62,7 +64,7 @@ def coef_error(pred, ref):
 def evaluate_split(model, norm, ds, idx, device):
     grid = Grid(ds.nx, ds.ny, ds.x0, ds.x1, ds.y0, ds.y1)
     t0 = time.perf_counter()
-    out = predict(model, norm, ds.points(idx), ds.params[idx], device, batch=1)
+    out, coef = predict(model, norm, ds.points(idx), ds.params[idx], device, batch=1)
     if device.type == "cuda":
         torch.cuda.synchronize()
     infer_s = (time.perf_counter() - t0) / len(idx)
@@ -83,7 +85,8 @@ def evaluate_split(model, norm, ds, idx, device):
                      "velocity_rel_l2": float(vel_err), "pressure_rel_l2": float(p_err),
                      "cl_solver": float(ds.cl[k]), "cd_solver": float(ds.cd[k]),
                      "cl_fields": cs["cl"], "cd_fields": cs["cd"], "cl_pred": cp["cl"], "cd_pred": cp["cd"],
-                     "cl_p_pred": cp["cl_p"], "cd_p_pred": cp["cd_p"]})
+                     "cl_p_pred": cp["cl_p"], "cd_p_pred": cp["cd_p"],
+                     "cl_head": float(coef[n, 0]), "cd_head": float(coef[n, 1])})
     col = {k: np.array([r[k] for r in rows]) for k in rows[0] if k not in ("case", "params")}
     cl_err, cl_med = coef_error(col["cl_pred"], col["cl_solver"])
     cl_err_f, cl_med_f = coef_error(col["cl_pred"], col["cl_fields"])
@@ -91,6 +94,8 @@ def evaluate_split(model, norm, ds, idx, device):
     cd_err_f, _ = coef_error(col["cd_pred"], col["cd_fields"])
     meth_cl, _ = coef_error(col["cl_fields"], col["cl_solver"])
     meth_cd, _ = coef_error(col["cd_fields"], col["cd_solver"])
+    head_cl, head_cl_med = coef_error(col["cl_head"], col["cl_solver"])
+    head_cd, head_cd_med = coef_error(col["cd_head"], col["cd_solver"])
     summary = {
         "cases": len(idx),
         "velocity_rel_l2_mean": float(col["velocity_rel_l2"].mean()),
@@ -104,6 +109,10 @@ def evaluate_split(model, norm, ds, idx, device):
         "cd_rel_error_vs_solver": cd_err, "cd_rel_error_vs_fields": cd_err_f,
         "cd_spearman_vs_solver": spearman(col["cd_pred"], col["cd_solver"]),
         "method_cl_rel_error_fields_vs_solver": meth_cl, "method_cd_rel_error_fields_vs_solver": meth_cd,
+        "head_cl_rel_error_vs_solver": head_cl, "head_cl_median_case_rel_error_vs_solver": head_cl_med,
+        "head_cl_spearman_vs_solver": spearman(col["cl_head"], col["cl_solver"]),
+        "head_cd_rel_error_vs_solver": head_cd, "head_cd_median_case_rel_error_vs_solver": head_cd_med,
+        "head_cd_spearman_vs_solver": spearman(col["cd_head"], col["cd_solver"]),
         "inference_seconds_per_case": infer_s,
         "solver_seconds_per_case": float(np.nanmean(ds.seconds[idx])) if len(idx) else float("nan"),
     }
@@ -127,11 +136,25 @@ def markdown(results, meta):
             f"| {s['cl_spearman_vs_solver']:.4f} | {pct(s['cd_rel_error_vs_solver'])} "
             f"(vs fields {pct(s['cd_rel_error_vs_fields'])}) "
             f"| {pct(s['method_cl_rel_error_fields_vs_solver'])}, {pct(s['method_cd_rel_error_fields_vs_solver'])} |")
+    lines += ["", "Coefficient head (the network's own Cl, Cd, what `aerolbm predict` reports as cl, cd) against "
+              "the solver's momentum-exchange Cl, Cd, beside the field-integrated values above (cl_field, cd_field):",
+              "", "| split | cases | Cl rel. error (median case) | Cl Spearman | Cd rel. error (median case) "
+              "| Cd Spearman | field-integrated Cl, Cd rel. error |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    for name, s in results.items():
+        lines.append(
+            f"| {name} | {s['cases']} | {pct(s['head_cl_rel_error_vs_solver'])} "
+            f"({pct(s['head_cl_median_case_rel_error_vs_solver'])}) | {s['head_cl_spearman_vs_solver']:.4f} "
+            f"| {pct(s['head_cd_rel_error_vs_solver'])} ({pct(s['head_cd_median_case_rel_error_vs_solver'])}) "
+            f"| {s['head_cd_spearman_vs_solver']:.4f} "
+            f"| {pct(s['cl_rel_error_vs_solver'])}, {pct(s['cd_rel_error_vs_solver'])} |")
     lines += ["", f"Targets (issue 5, test split): velocity ≤ {pct(TARGETS['velocity'])}, pressure ≤ "
               f"{pct(TARGETS['pressure'])}, Cl ≤ {pct(TARGETS['cl'])} with Spearman ≥ {TARGETS['spearman']}.",
               "Cl/Cd errors: mean |pred − ref| / mean |ref| over the split; 'vs fields' compares with the same "
               "Cl/Cd method applied to the solver's sampled fields (the network's error alone); the last column "
-              "is that method's own error against the solver's momentum-exchange Cl, Cd.", ""]
+              "is that method's own error against the solver's momentum-exchange Cl, Cd.",
+              f"Targets (issue 18, test split, coefficient head): Cl ≤ {pct(TARGETS['head_cl'])}, "
+              f"Cd ≤ {pct(TARGETS['head_cd'])}; 'median case' is the median of |pred − ref| / |ref| over cases with "
+              "|ref| > 0.1.", ""]
     return "\n".join(lines)
 
 
@@ -148,7 +171,11 @@ def main(argv=None):
         print(f"error: {e}", file=sys.stderr)
         return 2
     device = pick_device(a.device)
-    model, cfg, norm, grid = load_trained(a.model, device)
+    try:
+        model, cfg, norm, grid = load_trained(a.model, device)
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     if (grid["nx"], grid["ny"]) != (ds.nx, ds.ny):
         print(f"error: {a.model} was trained on a {grid['nx']}x{grid['ny']} grid, {a.dataset} has "
               f"{ds.nx}x{ds.ny}", file=sys.stderr)

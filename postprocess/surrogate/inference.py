@@ -1,4 +1,5 @@
-"""Loading a trained checkpoint (model.pt from train.py) and predicting raw u, v, p for dataset cases."""
+"""Loading a trained checkpoint (model.pt from train.py) and predicting raw u, v, p and C_L, C_D for dataset
+cases."""
 import json
 import os
 
@@ -11,7 +12,8 @@ from model import make_model
 CONFIG_KEYS = {"d_model": int, "heads": int, "layers": int, "mlp_ratio": int, "lr": float, "weight_decay": float,
                "warmup_fraction": float, "epochs": int, "batch": int, "seed": int, "train_tokens": int,
                "grad_clip": float, "amp_bf16": bool, "max_minutes": float, "checkpoint_every": int,
-               "eval_every": int, "train_splits": list, "test_split": int, "extrapolation_split": int}
+               "eval_every": int, "train_splits": list, "test_split": int, "extrapolation_split": int,
+               "coef_pool_heads": int, "coef_loss_weight": float}
 
 
 class ConfigError(Exception):
@@ -44,9 +46,12 @@ def load_config(path):
             raise ConfigError(f"{path}: key '{k}' is {v!r}, expected {t.__name__}")
     if cfg["d_model"] % cfg["heads"]:
         raise ConfigError(f"{path}: d_model {cfg['d_model']} must be a multiple of heads {cfg['heads']}")
-    for k in ("d_model", "heads", "layers", "mlp_ratio", "epochs", "batch"):
+    for k in ("d_model", "heads", "layers", "mlp_ratio", "epochs", "batch", "coef_pool_heads"):
         if cfg[k] < 1:
             raise ConfigError(f"{path}: key '{k}' is {cfg[k]}, expected >= 1")
+    if not cfg["coef_loss_weight"] >= 0:
+        raise ConfigError(f"{path}: key 'coef_loss_weight' is {cfg['coef_loss_weight']}, expected >= 0 (the weight of "
+                          "the C_L, C_D loss beside the fields' loss)")
     return cfg
 
 
@@ -78,6 +83,9 @@ def load_checkpoint(path):
 def load_trained(path, device="cpu"):
     """(model in eval mode on device, config, norm, grid dict) from a model.pt written by train.py."""
     ck = load_checkpoint(path)
+    if "coef_pool_heads" not in ck["config"]:
+        raise ConfigError(f"{path}: a model.pt from before the coefficient head (no 'coef_pool_heads' in its "
+                          "config); train it again with train.py")
     model = make_model(ck["config"])
     model.load_state_dict(ck["state_dict"])
     model.to(device).eval()
@@ -86,17 +94,18 @@ def load_trained(path, device="cpu"):
 
 @torch.no_grad()
 def predict(model, norm, points, params, device, batch=1, amp_bf16=False):
-    """Raw u, v, p [B, T, 3] (float32 numpy) for raw points [B, T, 4] and params [B, 5]."""
+    """(raw u, v, p [B, T, 3], raw cl, cd [B, 2]), float32 numpy, for raw points [B, T, 4] and params [B, 5]."""
     p, c = normalise_inputs(points, params, norm)
-    outs = []
+    fields, coefs = [], []
     for s in range(0, len(p), batch):
         pt = torch.from_numpy(p[s:s + batch]).to(device)
         ct = torch.from_numpy(c[s:s + batch]).to(device)
         if amp_bf16 and device.type == "cuda":
             with torch.autocast("cuda", dtype=torch.bfloat16):
-                y = model(pt, ct)
+                y, k = model(pt, ct)
         else:
-            y = model(pt, ct)
-        outs.append(y.float().cpu().numpy())
-    y = np.concatenate(outs)
-    return y * norm["out_std"] + norm["out_mean"]
+            y, k = model(pt, ct)
+        fields.append(y.float().cpu().numpy())
+        coefs.append(k.float().cpu().numpy())
+    y, k = np.concatenate(fields), np.concatenate(coefs)
+    return y * norm["out_std"] + norm["out_mean"], k * norm["coef_std"] + norm["coef_mean"]

@@ -1,5 +1,7 @@
 """The surrogate network of SCHEMA.md ("model.h5"): a pre-norm transformer over point tokens, conditioned on the
-flow parameters. Runs on PyTorch 1.13 (explicit softmax attention) and 2.x (F.scaled_dot_product_attention); both
+flow parameters, with two outputs: u, v, Cp at every point (a per-token head) and C_L, C_D of the section (a
+pooled head: attention pooling over the tokens with learned scores, concatenated with the conditioning vector, and a
+small MLP). Runs on PyTorch 1.13 (explicit softmax attention) and 2.x (F.scaled_dot_product_attention); both
 paths give the same numbers to fp32 rounding. numpy_forward.py is the torch-free twin of forward()."""
 import math
 
@@ -10,6 +12,7 @@ import torch.nn.functional as F
 POINT_FEATURES = 4  # x, y, sdf, mask
 PARAM_FEATURES = 5  # camber, camber_position, thickness, aoa_deg, log10(reynolds)
 OUTPUTS = 3  # u, v, p
+COEFFICIENTS = 2  # cl, cd (the solver's momentum-exchange values; C_M is not in the dataset)
 
 HAS_SDPA = hasattr(F, "scaled_dot_product_attention")
 
@@ -55,29 +58,57 @@ class Block(nn.Module):
         return h + self.mlp(self.ln2(h))
 
 
-class Surrogate(nn.Module):
-    """forward(points [B, T, 4], params [B, 5]) -> [B, T, 3], all normalised (see Normaliser)."""
+class CoefficientHead(nn.Module):
+    """C_L, C_D from the final normalised tokens a [B, T, D] and the conditioning vector g [B, D] (SCHEMA.md):
+    P pooling heads, each a softmax over the tokens of a learned score s_p(a_t) = w_p·a_t + b_p (attention pooling
+    with a learned query, the key projection folded into w_p), pooled_p = Σ_t softmax_t(s_p) a_t; then
+    MLP(concat(pooled_0..pooled_{P-1}, g)) with hidden width D and GELU -> normalised coefficients [B, 2]."""
 
-    def __init__(self, d_model=128, heads=4, layers=4, mlp_ratio=4):
+    def __init__(self, d_model, pool_heads):
+        super().__init__()
+        self.pool_heads = pool_heads
+        self.score = nn.Linear(d_model, pool_heads)
+        self.mlp = nn.Sequential(nn.Linear((pool_heads + 1) * d_model, d_model), nn.GELU(),
+                                 nn.Linear(d_model, COEFFICIENTS))
+
+    def forward(self, a, g):
+        # fp32 also under bf16 autocast: a few small layers, and a sum over thousands of tokens
+        with torch.autocast(device_type=a.device.type, enabled=False):
+            a, g = a.float(), g.float()
+            w = torch.softmax(self.score(a), dim=1)  # [B, T, P], over the tokens
+            pooled = torch.einsum("btp,btd->bpd", w, a)  # [B, P, D]
+            z = torch.cat([pooled.flatten(1), g], dim=-1)  # [B, (P + 1) D]
+            return self.mlp(z)
+
+
+class Surrogate(nn.Module):
+    """forward(points [B, T, 4], params [B, 5]) -> (fields [B, T, 3], coefficients [B, 2]), all normalised (see
+    data.compute_norm)."""
+
+    def __init__(self, d_model=128, heads=4, layers=4, mlp_ratio=4, pool_heads=4):
         super().__init__()
         if d_model % heads:
             raise ValueError(f"d_model {d_model} is not a multiple of heads {heads}")
         self.d_model, self.heads, self.layers, self.mlp_ratio = d_model, heads, layers, mlp_ratio
+        self.pool_heads = pool_heads
         self.embed = nn.Sequential(nn.Linear(POINT_FEATURES, d_model), nn.GELU(), nn.Linear(d_model, d_model))
         self.cond = nn.Sequential(nn.Linear(PARAM_FEATURES, d_model), nn.GELU(), nn.Linear(d_model, d_model))
         self.blocks = nn.ModuleList([Block(d_model, heads, mlp_ratio) for _ in range(layers)])
         self.ln_f = nn.LayerNorm(d_model, eps=1e-5)
         self.head = nn.Linear(d_model, OUTPUTS)
+        self.coef = CoefficientHead(d_model, pool_heads)
 
     def forward(self, points, params, use_sdpa=None):
-        h = self.embed(points) + self.cond(params)[:, None, :]
+        g = self.cond(params)
+        h = self.embed(points) + g[:, None, :]
         for blk in self.blocks:
             h = blk(h, use_sdpa)
-        return self.head(self.ln_f(h))
+        a = self.ln_f(h)
+        return self.head(a), self.coef(a, g)
 
 
 def make_model(cfg):
-    return Surrogate(cfg["d_model"], cfg["heads"], cfg["layers"], cfg["mlp_ratio"])
+    return Surrogate(cfg["d_model"], cfg["heads"], cfg["layers"], cfg["mlp_ratio"], cfg["coef_pool_heads"])
 
 
 def exported_weights(model):

@@ -1,7 +1,9 @@
 """The surrogate network in plain numpy, read straight from model.h5 (no torch): the executable specification of
-SCHEMA.md that `aerolbm predict` must match. Computes in float64.
+SCHEMA.md that `aerolbm predict` must match. Computes in float64. Reads versions 1 (fields only) and 2 (fields and
+the C_L, C_D coefficient head).
 
-    python3 numpy_forward.py MODEL.h5        recomputes /reference/output and prints the relative error
+    python3 numpy_forward.py MODEL.h5        recomputes /reference/output (and /reference/coefficients) and prints
+                                             the relative error
 """
 import math
 import sys
@@ -14,7 +16,9 @@ except ImportError:  # exact erf without scipy: math.erf per element (slower, sa
     _erf = np.frompyfunc(math.erf, 1, 1)
 
 FORMAT = "aerolbm-surrogate"
-VERSION = 1
+VERSION = 2  # what export.py writes
+VERSIONS = (1, 2)  # what this reader understands: 1 has no coefficient head
+COEFFICIENTS = 2  # cl, cd
 
 
 class ModelFileError(Exception):
@@ -49,8 +53,20 @@ def softmax_attention(q, k, v, chunk=1024):
     return out
 
 
+def coefficient_head(w, a, g, pool_heads):
+    """C_L, C_D (normalised) from the final normalised tokens a [T, D] and the conditioning vector g [D]: P softmax
+    poolings over the tokens with scores a·Wᵀ + b, then MLP(concat(pooled_0..pooled_{P-1}, g))."""
+    s = linear(a, w, "coef.score")  # [T, P]
+    s = np.exp(s - s.max(0, keepdims=True))
+    s /= s.sum(0, keepdims=True)
+    pooled = s.T @ a  # [P, D]
+    z = np.concatenate([pooled.reshape(-1), g])
+    return linear(gelu(linear(z, w, "coef.mlp.0")), w, "coef.mlp.2")
+
+
 def forward(model, points, params):
-    """model: dict from load(); points [T, 4] raw; params [5] raw (Reynolds as is). Returns raw [T, 3]."""
+    """model: dict from load(); points [T, 4] raw; params [5] raw (Reynolds as is). Returns (raw fields [T, 3],
+    raw coefficients [2] (cl, cd), or None for a version-1 file)."""
     a, w, nm = model["attrs"], model["weights"], model["norm"]
     d, heads, layers = a["d_model"], a["heads"], a["layers"]
     pts = np.asarray(points, np.float64)
@@ -59,7 +75,8 @@ def forward(model, points, params):
     p = (pts - nm["point_mean"]) / nm["point_std"]
     c = (prm - nm["param_mean"]) / nm["param_std"]
     h = linear(gelu(linear(p, w, "embed.0")), w, "embed.2")
-    h = h + linear(gelu(linear(c, w, "cond.0")), w, "cond.2")[None, :]
+    g = linear(gelu(linear(c, w, "cond.0")), w, "cond.2")
+    h = h + g[None, :]
     t = h.shape[0]
     dh = d // heads
     for l in range(layers):
@@ -70,11 +87,16 @@ def forward(model, points, params):
         h = h + linear(y, w, b + "o")
         x = layer_norm(h, w[b + "ln2.gamma"], w[b + "ln2.beta"])
         h = h + linear(gelu(linear(x, w, b + "mlp.0")), w, b + "mlp.2")
-    y = linear(layer_norm(h, w["ln_f.gamma"], w["ln_f.beta"]), w, "head")
-    return y * nm["out_std"] + nm["out_mean"]
+    x = layer_norm(h, w["ln_f.gamma"], w["ln_f.beta"])
+    y = linear(x, w, "head") * nm["out_std"] + nm["out_mean"]
+    if a["version"] < 2:
+        return y, None
+    k = coefficient_head(w, x, g, a["pool_heads"])
+    return y, k * nm["coef_std"] + nm["coef_mean"]
 
 
-def expected_shapes(d, heads, layers, mlp):
+def expected_shapes(d, heads, layers, mlp, pool_heads=None):
+    """{weight name: shape}; pool_heads None: version 1 (no coefficient head)."""
     s = {"embed.0.W": (d, 4), "embed.0.b": (d,), "embed.2.W": (d, d), "embed.2.b": (d,),
          "cond.0.W": (d, 5), "cond.0.b": (d,), "cond.2.W": (d, d), "cond.2.b": (d,),
          "ln_f.gamma": (d,), "ln_f.beta": (d,), "head.W": (3, d), "head.b": (3,)}
@@ -90,6 +112,13 @@ def expected_shapes(d, heads, layers, mlp):
         s[b + "mlp.0.b"] = (mlp * d,)
         s[b + "mlp.2.W"] = (d, mlp * d)
         s[b + "mlp.2.b"] = (d,)
+    if pool_heads is not None:
+        s["coef.score.W"] = (pool_heads, d)
+        s["coef.score.b"] = (pool_heads,)
+        s["coef.mlp.0.W"] = (d, (pool_heads + 1) * d)
+        s["coef.mlp.0.b"] = (d,)
+        s["coef.mlp.2.W"] = (COEFFICIENTS, d)
+        s["coef.mlp.2.b"] = (COEFFICIENTS,)
     return s
 
 
@@ -108,10 +137,11 @@ def load(path):
         if "version" not in f.attrs:
             raise ModelFileError(f"{path}: attribute 'version' is missing, expected {VERSION}")
         ver = int(f.attrs["version"])
-        if ver != VERSION:
-            raise ModelFileError(f"{path}: attribute 'version' is {ver}, this reader understands {VERSION}; "
-                                 "re-export the model with postprocess/surrogate/export.py")
-        attrs = {}
+        if ver not in VERSIONS:
+            raise ModelFileError(f"{path}: attribute 'version' is {ver}, this reader understands "
+                                 f"{' and '.join(map(str, VERSIONS))}; re-export the model with "
+                                 "postprocess/surrogate/export.py")
+        attrs = {"version": ver}
         for k in ("d_model", "heads", "layers", "mlp_ratio", "point_features", "param_features", "outputs",
                   "nx", "ny"):
             if k not in f.attrs:
@@ -121,8 +151,17 @@ def load(path):
             if k not in f.attrs:
                 raise ModelFileError(f"{path}: attribute '{k}' is missing")
             attrs[k] = float(f.attrs[k])
-        for k, want in (("point_features", 4), ("param_features", 5), ("outputs", 3)):
-            if attrs[k] != want:
+        pool_heads = None
+        if ver >= 2:
+            for k in ("coefficients", "pool_heads"):
+                if k not in f.attrs:
+                    raise ModelFileError(f"{path}: attribute '{k}' is missing (version 2 has the coefficient head)")
+                attrs[k] = int(f.attrs[k])
+            if attrs["pool_heads"] < 1:
+                raise ModelFileError(f"{path}: attribute 'pool_heads' is {attrs['pool_heads']}, expected >= 1")
+            pool_heads = attrs["pool_heads"]
+        for k, want in (("point_features", 4), ("param_features", 5), ("outputs", 3), ("coefficients", COEFFICIENTS)):
+            if k in attrs and attrs[k] != want:
                 raise ModelFileError(f"{path}: attribute '{k}' is {attrs[k]}, expected {want}")
         d, heads, layers, mlp = attrs["d_model"], attrs["heads"], attrs["layers"], attrs["mlp_ratio"]
         if d <= 0 or heads <= 0 or layers <= 0 or mlp <= 0 or d % heads:
@@ -139,13 +178,16 @@ def load(path):
             return np.asarray(ds[()], np.float64)
 
         norm = {}
-        for n, k in (("point", 4), ("param", 5), ("out", 3)):
+        norms = (("point", 4), ("param", 5), ("out", 3)) + ((("coef", COEFFICIENTS),) if ver >= 2 else ())
+        for n, k in norms:
             for s in ("mean", "std"):
                 norm[f"{n}_{s}"] = get(f"norm/{n}_{s}", (k,))
-        weights = {n: get("weights/" + n, s) for n, s in expected_shapes(d, heads, layers, mlp).items()}
+        weights = {n: get("weights/" + n, s) for n, s in expected_shapes(d, heads, layers, mlp, pool_heads).items()}
         t = attrs["nx"] * attrs["ny"]
         ref = {"points": get("reference/points", (t, 4)), "params": get("reference/params", (5,)),
                "output": get("reference/output", (t, 3))}
+        if ver >= 2:
+            ref["coefficients"] = get("reference/coefficients", (COEFFICIENTS,))
     return {"attrs": attrs, "norm": norm, "weights": weights, "reference": ref}
 
 
@@ -157,10 +199,21 @@ def relative_error(a, b):
                      for c in range(b.shape[1])))
 
 
+def coefficient_error(a, b):
+    """||a − b|| / ||b|| of the (cl, cd) vectors (Cd > 0 keeps ||b|| away from zero)."""
+    a = np.asarray(a, np.float64)
+    b = np.asarray(b, np.float64)
+    return float(np.linalg.norm(a - b) / max(np.linalg.norm(b), 1e-30))
+
+
 def check(path):
+    """The larger of the fields' and (version 2) the coefficients' relative error against /reference."""
     m = load(path)
-    out = forward(m, m["reference"]["points"], m["reference"]["params"])
-    return relative_error(out, m["reference"]["output"])
+    out, coef = forward(m, m["reference"]["points"], m["reference"]["params"])
+    err = relative_error(out, m["reference"]["output"])
+    if coef is not None:
+        err = max(err, coefficient_error(coef, m["reference"]["coefficients"]))
+    return err
 
 
 def main(argv):

@@ -3,10 +3,12 @@
     python3 train.py --config config.json --dataset dataset.h5 --out DIR [--device auto|cpu|cuda] [--resume]
 
 Writes DIR/model.pt (final weights + config + normalisation), DIR/checkpoint.pt (every checkpoint_every epochs,
-for --resume), DIR/train_log.csv (one row per epoch) and DIR/train_summary.json. Loss: mean squared error of
-the normalised u, v, p over fluid points (mask 0). Training may use random token subsets of each case
-(train_tokens > 0); test-loss monitoring always uses the full grid. CUDA is used when present (bf16 autocast if
-amp_bf16); the CPU path is fp32 and deterministic."""
+for --resume), DIR/train_log.csv (one row per epoch, the fields' and the coefficients' losses apart) and
+DIR/train_summary.json. Loss: mean squared error of the normalised u, v, p over fluid points (mask 0), plus
+coef_loss_weight times the mean squared error of the coefficient head's normalised C_L, C_D against the solver's
+momentum-exchange values (/coefficients/cl, cd). Training may use random token subsets of each case
+(train_tokens > 0; the pooling then sees that subset); test-loss monitoring always uses the full grid. CUDA is
+used when present (bf16 autocast if amp_bf16); the CPU path is fp32 and deterministic."""
 import argparse
 import json
 import math
@@ -36,24 +38,32 @@ def masked_mse(pred, target, fluid):
     return err.sum() / (fluid.sum() * pred.shape[-1]).clamp_min(1.0)
 
 
+def coef_mse(pred, target):
+    return ((pred.float() - target) ** 2).mean()
+
+
 def tensors(ds, idx, norm, device):
+    """Normalised points, params, field targets, fluid mask and coefficient targets of cases idx, on device."""
     p, c = normalise_inputs(ds.points(idx), ds.params[idx], norm)
     y = ((ds.targets(idx) - norm["out_mean"]) / norm["out_std"]).astype(np.float32)
     m = ds.fluid(idx).astype(np.float32)
-    return [torch.from_numpy(a).to(device) for a in (p, c, y, m)]
+    k = ((ds.coefficients(idx) - norm["coef_mean"]) / norm["coef_std"]).astype(np.float32)
+    return [torch.from_numpy(a).to(device) for a in (p, c, y, m, k)]
 
 
 @torch.no_grad()
 def full_grid_loss(model, data, device, amp):
-    p, c, y, m = data
-    total, count = 0.0, 0.0
+    """(fields' loss, coefficients' loss) over the cases of data on the full grid."""
+    p, c, y, m, k = data
+    total, count, coef_total = 0.0, 0.0, 0.0
     for s in range(len(p)):
         with autocast(device, amp):
-            pred = model(p[s:s + 1], c[s:s + 1])
+            pred, coef = model(p[s:s + 1], c[s:s + 1])
         fl = m[s:s + 1]
         total += float(((pred.float() - y[s:s + 1]) ** 2).sum(-1).mul(fl).sum())
         count += float(fl.sum()) * 3
-    return total / max(count, 1.0)
+        coef_total += float(((coef.float() - k[s:s + 1]) ** 2).sum())
+    return total / max(count, 1.0), coef_total / max(k.numel(), 1)
 
 
 class autocast:
@@ -124,25 +134,26 @@ def main(argv=None):
         print(f"resuming at epoch {start_epoch} of {epochs}")
     else:
         with open(log_path, "w") as f:
-            f.write("epoch,step,lr,train_loss,test_loss,seconds\n")
+            f.write("epoch,step,lr,train_loss,train_coef_loss,test_loss,test_coef_loss,seconds\n")
     print(f"device {device}{' (bf16 autocast)' if amp else ''}, torch {torch.__version__}, {n_params} parameters, "
           f"{len(train_idx)} train / {len(test_idx)} test cases, {T} tokens per case ({tokens} in training), "
           f"{epochs} epochs of {steps_per_epoch} steps", flush=True)
 
     budget = cfg["max_minutes"] * 60.0
     t0 = time.perf_counter() - elapsed_before
-    test_loss = float("nan")
+    test_loss, test_coef_loss = float("nan"), float("nan")
     first_elapsed = elapsed_before
-    ep_loss, ep_n = 0.0, 0
+    ep_loss, ep_coef, ep_n = 0.0, 0.0, 0
+    w_coef = cfg["coef_loss_weight"]
     for epoch in range(start_epoch, epochs):
         model.train()
         g = torch.Generator(device="cpu")
         g.manual_seed(cfg["seed"] * 100003 + epoch)
         order = torch.randperm(len(train_idx), generator=g)
-        ep_loss, ep_n = 0.0, 0
+        ep_loss, ep_coef, ep_n = 0.0, 0.0, 0
         for s in range(0, len(order), cfg["batch"]):
             b = order[s:s + cfg["batch"]].to(device)
-            p, c, y, m = (t[b] for t in train)
+            p, c, y, m, k = (t[b] for t in train)
             if tokens < T:
                 sel = torch.rand(len(b), T, generator=g).argsort(dim=1)[:, :tokens].to(device)
                 p = torch.gather(p, 1, sel[..., None].expand(-1, -1, p.shape[-1]))
@@ -151,26 +162,30 @@ def main(argv=None):
             for group in opt.param_groups:
                 group["lr"] = lr_at(step, epochs * steps_per_epoch, cfg)
             with autocast(device, amp):
-                pred = model(p, c)
-            loss = masked_mse(pred, y, m)
+                pred, coef = model(p, c)
+            loss_field = masked_mse(pred, y, m)
+            loss_coef = coef_mse(coef, k)
+            loss = loss_field + w_coef * loss_coef
             opt.zero_grad(set_to_none=True)
             loss.backward()
             if cfg["grad_clip"] > 0:
                 torch.nn.utils.clip_grad_norm_(model.parameters(), cfg["grad_clip"])
             opt.step()
             step += 1
-            ep_loss += float(loss) * len(b)
+            ep_loss += float(loss_field) * len(b)
+            ep_coef += float(loss_coef) * len(b)
             ep_n += len(b)
         done = epoch + 1
         if test is not None and (done % cfg["eval_every"] == 0 or done == epochs):
             model.eval()
-            test_loss = full_grid_loss(model, test, device, amp)
+            test_loss, test_coef_loss = full_grid_loss(model, test, device, amp)
         elapsed = time.perf_counter() - t0
         lr_now = opt.param_groups[0]["lr"]
         with open(log_path, "a") as f:
-            f.write(f"{done},{step},{lr_now:.6g},{ep_loss / ep_n:.6g},{test_loss:.6g},{elapsed:.2f}\n")
-        print(f"epoch {done:4d}/{epochs}  lr {lr_now:.2e}  train {ep_loss / ep_n:.5f}  test {test_loss:.5f}  "
-              f"{elapsed:7.1f} s", flush=True)
+            f.write(f"{done},{step},{lr_now:.6g},{ep_loss / ep_n:.6g},{ep_coef / ep_n:.6g},{test_loss:.6g},"
+                    f"{test_coef_loss:.6g},{elapsed:.2f}\n")
+        print(f"epoch {done:4d}/{epochs}  lr {lr_now:.2e}  train {ep_loss / ep_n:.5f} (coef {ep_coef / ep_n:.5f})  "
+              f"test {test_loss:.5f} (coef {test_coef_loss:.5f})  {elapsed:7.1f} s", flush=True)
         # Keep within max_minutes: shrink (never grow) the epoch count from the measured pace; the cosine
         # schedule follows the new total.
         # The pace is the mean over the epochs after the first (which carries start-up costs: CUDA context,
@@ -198,7 +213,8 @@ def main(argv=None):
     summary = {"device": str(device), "torch": torch.__version__, "bf16": amp, "parameters": n_params,
                "epochs_planned": cfg["epochs"], "epochs_run": epochs, "steps": step, "seconds": round(seconds, 2),
                "train_cases": int(len(train_idx)), "test_cases": int(len(test_idx)), "train_tokens": tokens,
-               "final_train_loss": ep_loss / max(ep_n, 1), "final_test_loss": test_loss}
+               "final_train_loss": ep_loss / max(ep_n, 1), "final_train_coef_loss": ep_coef / max(ep_n, 1),
+               "final_test_loss": test_loss, "final_test_coef_loss": test_coef_loss}
     with open(os.path.join(a.out, "train_summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
     print(f"trained {epochs} epochs in {seconds:.1f} s; wrote {os.path.join(a.out, 'model.pt')}")

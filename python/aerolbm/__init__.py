@@ -124,8 +124,10 @@ def predict(case: Union[PathLike, Mapping[str, Any], Case], model: PathLike, *, 
             set: Overrides = None) -> dict:  # noqa: A002
     """`aerolbm predict`: the surrogate model's flow field for a case (geometry.type naca4), written as a run
     folder (default runs/<case name>_predicted) and returned: {'output', 'backend', 'device', 'inference_time_s',
-    'cl', 'cd', 'grid', 'origin', 'spacing', 'fields': {'velocity': (ny, nx, 3), 'pressure', 'vorticity',
-    'mask'}}. Bad input (the case, a model file that does not match its schema) raises InputError."""
+    'cl', 'cd', 'cl_field', 'cd_field', 'coefficients_source', 'grid', 'origin', 'spacing', 'fields':
+    {'velocity': (ny, nx, 3), 'pressure', 'vorticity', 'mask'}}: 'cl', 'cd' are the model's coefficient head
+    ('coefficients_source' 'network', model.h5 version 2) or, for a version-1 model, the field-integrated
+    'cl_field', 'cd_field' ('field'), as summary.json's cl_mean, cd_mean. Bad input (the case, a model file that does not match its schema) raises InputError."""
     c = load_case(case, set)
     return _core._predict(c, _os.fspath(model), backend, "" if output is None else _os.fspath(output), repeats,
                           overwrite)

@@ -80,8 +80,10 @@ int predict(const Case& c, const PredictArgs& a, surrogate::Prediction* predicti
                       "). Use --overwrite to replace it, or choose another --out.");
     }
   }
-  spdlog::info("model {}: d_model {}, {} heads, {} layers, sample grid {} x {} ({} tokens)", a.model, m.d_model,
-               m.heads, m.layers, m.grid.nx, m.grid.ny, m.grid.points());
+  spdlog::info("model {} (version {}): d_model {}, {} heads, {} layers, sample grid {} x {} ({} tokens), {}", a.model,
+               m.version, m.d_model, m.heads, m.layers, m.grid.nx, m.grid.ny, m.grid.points(),
+               m.coef ? fmt::format("C_L, C_D head with {} pooling heads", m.coef->pool_heads)
+                      : std::string("no C_L, C_D head (C_L, C_D from the field)"));
   if (!angles.empty()) {
     const auto polar = surrogate::predict_polar(c, m, backend, angles, a.repeats);
     fs::create_directories(out);
@@ -102,12 +104,16 @@ int predict(const Case& c, const PredictArgs& a, surrogate::Prediction* predicti
   RunFolderLock lock(out);
   if (a.overwrite) remove_run_outputs(out);
   surrogate::write_prediction(out, c, a.model, p);
-  spdlog::info("predicted on {} ({}): inference {:.3g} s{}; Cl {:.4f}, Cd {:.4f} (from the field)", p.backend,
-               p.device, p.seconds,
+  spdlog::info("predicted on {} ({}): inference {:.3g} s{}; {}", p.backend, p.device, p.seconds,
                p.backend == "cuda" ? fmt::format(" (median of {} device-timed passes; first {:.3g} s)", a.repeats,
                                                  p.first_seconds)
                                    : std::string(),
-               p.coefficients.cl, p.coefficients.cd);
+               p.head ? fmt::format("Cl {:.4f}, Cd {:.4f} (the network's coefficient head; from the field {:.4f}, "
+                                    "{:.4f})",
+                                    p.cl(), p.cd(), p.coefficients.cl, p.coefficients.cd)
+                      : fmt::format("Cl {:.4f}, Cd {:.4f} (from the field: the model, version 1, has no "
+                                    "coefficient head)",
+                                    p.coefficients.cl, p.coefficients.cd));
   spdlog::info("wrote {}/summary.json, case.yaml, fields (.h5/.xdmf, .pvd/.vti)", out.string());
   if (folder) *folder = out;
   if (prediction) *prediction = p;

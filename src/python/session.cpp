@@ -357,8 +357,11 @@ Prediction predict(const Case& c, const PredictOptions& o) {
     out.seconds = p.seconds;
     out.first_seconds = p.first_seconds;
     out.wall_seconds = p.wall_seconds;
-    out.cl = p.coefficients.cl;
-    out.cd = p.coefficients.cd;
+    out.cl = p.cl();
+    out.cd = p.cd();
+    out.cl_field = p.coefficients.cl;
+    out.cd_field = p.coefficients.cd;
+    out.coefficients_source = p.head ? "network" : "field";
     const GridInfo g = surrogate::prediction_grid(p.grid);
     out.grid = {g.nx, g.ny, g.nz};
     out.origin = g.origin;

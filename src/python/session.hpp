@@ -192,7 +192,10 @@ struct PredictOptions {
 struct Prediction {
   std::string output, backend, device;
   double seconds = 0, first_seconds = 0, wall_seconds = 0;
-  double cl = 0, cd = 0;                     // from the predicted field (SCHEMA.md's method)
+  double cl = 0, cd = 0;                     // as summary.json's cl_mean, cd_mean: the model's coefficient head
+                                             // (model.h5 version 2), else the field-integrated values
+  double cl_field = 0, cd_field = 0;         // from the predicted field (SCHEMA.md's method)
+  std::string coefficients_source;           // "network" (the head) or "field" (a version-1 model)
   std::array<std::int64_t, 3> grid{};        // the sample grid: nx, ny, 1
   std::array<double, 3> origin{}, spacing{}; // reference lengths, body pivot at 0
   std::map<std::string, Field> fields;       // velocity, pressure, vorticity, mask on the sample grid

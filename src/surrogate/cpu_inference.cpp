@@ -86,8 +86,30 @@ void attention_cpu(const float* q, const float* k, const float* v, float* out, s
   }
 }
 
-std::vector<float> forward_cpu(const Model& m, const std::vector<float>& points,
-                               const std::array<float, kParamFeatures>& params) {
+std::vector<float> attention_pool_cpu(const Linear& score, const float* A, std::int64_t T, int D) {
+  const int P = score.out;
+  std::vector<float> S(std::size_t(T) * P);
+  linear_cpu(score, A, S.data(), T);
+  std::vector<float> pooled(std::size_t(P) * D);
+  std::vector<double> acc(D);
+  for (int p = 0; p < P; ++p) {
+    float mx = -INFINITY;
+    for (std::int64_t t = 0; t < T; ++t) mx = std::max(mx, S[std::size_t(t) * P + p]);
+    double sum = 0;
+    std::fill(acc.begin(), acc.end(), 0.0);
+    for (std::int64_t t = 0; t < T; ++t) {
+      const double w = std::exp(double(S[std::size_t(t) * P + p]) - mx);
+      sum += w;
+      const float* a = A + std::size_t(t) * D;
+      for (int c = 0; c < D; ++c) acc[c] += w * a[c];
+    }
+    for (int c = 0; c < D; ++c) pooled[std::size_t(p) * D + c] = float(acc[c] / sum);
+  }
+  return pooled;
+}
+
+NetworkOutput forward_cpu(const Model& m, const std::vector<float>& points,
+                          const std::array<float, kParamFeatures>& params) {
   const std::int64_t T = std::int64_t(points.size() / kPointFeatures);
   const int D = m.d_model;
   const std::vector<float> p = normalise_points(m, points);
@@ -124,10 +146,12 @@ std::vector<float> forward_cpu(const Model& m, const std::vector<float>& points,
     for (std::int64_t i = 0; i < std::int64_t(TD); ++i) h[i] += tmp[i];
   }
   layer_norm_cpu(m.ln_f, h.data(), a.data(), T, D);
-  std::vector<float> y(std::size_t(T) * kOutputs);
-  linear_cpu(m.head, a.data(), y.data(), T);
-  denormalise_outputs(m, y);
-  return y;
+  NetworkOutput out;
+  out.fields.resize(std::size_t(T) * kOutputs);
+  linear_cpu(m.head, a.data(), out.fields.data(), T);
+  denormalise_outputs(m, out.fields);
+  if (m.coef) out.coefficients = coefficient_head(m, attention_pool_cpu(m.coef->score, a.data(), T, D).data(), g);
+  return out;
 }
 
 }  // namespace aerolbm::surrogate

@@ -8,9 +8,10 @@
 
 namespace aerolbm::surrogate {
 
-// Raw points [T, 4] and raw params → raw outputs u, v, Cp [T, 3]. T is points.size() / 4 (any T ≥ 1).
-std::vector<float> forward_cpu(const Model& m, const std::vector<float>& points,
-                               const std::array<float, kParamFeatures>& params);
+// Raw points [T, 4] and raw params → raw outputs u, v, Cp [T, 3] and, when the model has the coefficient head
+// (version 2), raw C_L, C_D. T is points.size() / 4 (any T ≥ 1).
+NetworkOutput forward_cpu(const Model& m, const std::vector<float>& points,
+                          const std::array<float, kParamFeatures>& params);
 
 // Y [T, out] = X [T, in] · Wᵀ + b.
 void linear_cpu(const Linear& l, const float* X, float* Y, std::int64_t T);
@@ -23,5 +24,9 @@ void layer_norm_cpu(const LayerNormWeights& n, const float* X, float* Y, std::in
 // simple reference the CUDA kernels are checked against (not FlashAttention).
 void attention_cpu(const float* q, const float* k, const float* v, float* out, std::int64_t T, int H, int d,
                    float scale);
+
+// The coefficient head's pooling: scores S = A·scoreᵀ + b [T, P], and for each p the softmax over the tokens of
+// S[:, p] weighting the rows of A [T, D] → pooled [P, D] (row p = pooling head p). Sums in double.
+std::vector<float> attention_pool_cpu(const Linear& score, const float* A, std::int64_t T, int D);
 
 }  // namespace aerolbm::surrogate

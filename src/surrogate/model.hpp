@@ -1,9 +1,10 @@
 #pragma once
-// The surrogate network as plain arrays (postprocess/surrogate/SCHEMA.md, model.h5 version 1). No HDF5 and no
-// CUDA here: the file reader (model_file.hpp), the CPU forward pass and the CUDA forward pass all share it.
+// The surrogate network as plain arrays (postprocess/surrogate/SCHEMA.md, model.h5 versions 1 and 2). No HDF5 and
+// no CUDA here: the file reader (model_file.hpp), the CPU forward pass and the CUDA forward pass all share it.
 // C++17 on purpose, because the CUDA path's .cu files include it.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,19 @@ struct Block {
 inline constexpr int kPointFeatures = 4;  // x, y, sdf, mask
 inline constexpr int kParamFeatures = 5;  // camber, camber_position, thickness, aoa_deg, reynolds (log10 inside)
 inline constexpr int kOutputs = 3;        // u, v, Cp
+inline constexpr int kCoefficients = 2;   // C_L, C_D (the coefficient head, version 2)
+
+// The coefficient head (version 2): P softmax poolings over the final normalised tokens a [T, D] with scores
+// a·scoreᵀ + b [T, P], pooled [P, D]; then mlp2(GELU(mlp0(concat(pooled_0, …, pooled_{P−1}, g)))) → normalised
+// C_L, C_D, with g the conditioning vector.
+struct CoefficientHead {
+  int pool_heads = 0;
+  Linear score, mlp0, mlp2;
+  std::array<float, kCoefficients> mean{}, std{};  // /norm/coef_mean, /norm/coef_std
+};
 
 struct Model {
+  int version = 0;
   int d_model = 0, heads = 0, layers = 0, mlp_ratio = 0;
   SampleGrid grid;
   std::array<float, kPointFeatures> point_mean{}, point_std{};
@@ -50,12 +62,23 @@ struct Model {
   std::vector<Block> blocks;
   LayerNormWeights ln_f;
   Linear head;
-  // One input/output pair computed by PyTorch at export: raw points [T, 4], raw params [5], raw output [T, 3].
+  std::optional<CoefficientHead> coef;  // version 2; a version-1 model has none (fields only)
+  // One input/output pair computed by PyTorch at export: raw points [T, 4], raw params [5], raw output [T, 3],
+  // and (version 2) the raw C_L, C_D of the head.
   std::vector<float> ref_points;
   std::array<float, kParamFeatures> ref_params{};
   std::vector<float> ref_output;
+  std::array<float, kCoefficients> ref_coefficients{};
 
   int head_dim() const { return heads > 0 ? d_model / heads : 0; }
+  int pool_heads() const { return coef ? coef->pool_heads : 0; }
+};
+
+// What a forward pass gives for one case: raw u, v, Cp [T, 3], and the raw C_L, C_D of the coefficient head when
+// the model has one.
+struct NetworkOutput {
+  std::vector<float> fields;
+  std::optional<std::array<float, kCoefficients>> coefficients;
 };
 
 }  // namespace aerolbm::surrogate

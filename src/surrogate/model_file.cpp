@@ -11,7 +11,7 @@ namespace aerolbm::surrogate {
 namespace {
 
 const char* const kFix =
-    " Use a model file written by postprocess/surrogate/export.py (format aerolbm-surrogate, version 1, "
+    " Use a model file written by postprocess/surrogate/export.py (format aerolbm-surrogate, version 2 or 1, "
     "postprocess/surrogate/SCHEMA.md), or export the trained model again.";
 
 std::string shape_text(const std::vector<std::int64_t>& s) {
@@ -116,11 +116,12 @@ Model read_model(const std::filesystem::path& file, const h5::Reader& in) {
            (*format == "aerolbm-dataset" ? " (this is a dataset from aerolbm sweep, not a trained model)" : ""));
   const auto version = in.attr_int("/", "version");
   if (!version) c.fail("root attribute 'version' is missing");
-  if (*version != kModelVersion)
-    c.fail("version " + std::to_string(*version) + " is not supported: this aerolbm reads version " +
-           std::to_string(kModelVersion));
+  if (*version < kOldestModelVersion || *version > kModelVersion)
+    c.fail("version " + std::to_string(*version) +
+           " is not supported: this aerolbm reads versions 1 (fields) and 2 (fields and the C_L, C_D head)");
 
   Model m;
+  m.version = int(*version);
   m.d_model = c.int_attr("d_model", 1, 8192);
   m.heads = c.int_attr("heads", 1, 256);
   m.layers = c.int_attr("layers", 0, 256);
@@ -172,6 +173,17 @@ Model read_model(const std::filesystem::path& file, const h5::Reader& in) {
            std::to_string(m.layers));
   m.ln_f = c.layer_norm("ln_f", D);
   m.head = c.linear("head", kOutputs, D);
+  if (m.version >= 2) {
+    c.int_attr("coefficients", kCoefficients, kCoefficients);
+    CoefficientHead h;
+    h.pool_heads = c.int_attr("pool_heads", 1, 256);
+    h.mean = c.fixed<kCoefficients>("/norm/coef_mean", "coefficient means (C_L, C_D)");
+    h.std = c.fixed<kCoefficients>("/norm/coef_std", "coefficient standard deviations (C_L, C_D)", true);
+    h.score = c.linear("coef.score", h.pool_heads, D);
+    h.mlp0 = c.linear("coef.mlp.0", D, (h.pool_heads + 1) * D);
+    h.mlp2 = c.linear("coef.mlp.2", kCoefficients, D);
+    m.coef = std::move(h);
+  }
 
   const std::int64_t T = m.grid.points();
   m.ref_points = c.floats("/reference/points", {T, kPointFeatures}, "reference input points, T = nx*ny");
@@ -180,6 +192,7 @@ Model read_model(const std::filesystem::path& file, const h5::Reader& in) {
   if (!(rp[4] > 0)) c.fail("dataset /reference/params has Reynolds number " + std::to_string(rp[4]) +
                            ", expected a positive value (raw, not log10)");
   m.ref_output = c.floats("/reference/output", {T, kOutputs}, "reference output u, v, Cp, T = nx*ny");
+  if (m.coef) m.ref_coefficients = c.fixed<kCoefficients>("/reference/coefficients", "reference output C_L, C_D");
   return m;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// Reads and checks a model.h5 (postprocess/surrogate/SCHEMA.md, format aerolbm-surrogate, version 1): format and
-// version first, then every attribute, every dataset and every shape, before any inference runs.
+// Reads and checks a model.h5 (postprocess/surrogate/SCHEMA.md, format aerolbm-surrogate, version 2 or 1): format
+// and version first, then every attribute, every dataset and every shape, before any inference runs. Version 1 has
+// no coefficient head (Model::coef empty); version 2 must hold it complete.
 #include <filesystem>
 
 #include "src/surrogate/model.hpp"
@@ -17,7 +18,8 @@ class ModelFileError : public InputError {
 };
 
 inline constexpr const char* kModelFormat = "aerolbm-surrogate";
-inline constexpr int kModelVersion = 1;
+inline constexpr int kModelVersion = 2;        // what export.py writes
+inline constexpr int kOldestModelVersion = 1;  // still read: fields only
 
 Model load_model(const std::filesystem::path& file);
 

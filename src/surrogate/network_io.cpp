@@ -9,6 +9,21 @@ namespace aerolbm::surrogate {
 
 float gelu(float x) { return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f)); }
 
+namespace {
+
+// y = W x + b for one vector x [l.in] (GELU after it when asked).
+std::vector<float> dense(const Linear& l, const float* x, bool gelu_after) {
+  std::vector<float> y(l.out);
+  for (int o = 0; o < l.out; ++o) {
+    float s = l.b[o];
+    for (int i = 0; i < l.in; ++i) s += l.W[std::size_t(o) * l.in + i] * x[i];
+    y[o] = gelu_after ? gelu(s) : s;
+  }
+  return y;
+}
+
+}  // namespace
+
 std::vector<float> normalise_points(const Model& m, const std::vector<float>& points) {
   std::vector<float> p(points.size());
   const std::size_t T = points.size() / kPointFeatures;
@@ -28,18 +43,19 @@ std::array<float, kParamFeatures> normalise_params(const Model& m, const std::ar
 }
 
 std::vector<float> condition_vector(const Model& m, const std::array<float, kParamFeatures>& c) {
-  std::vector<float> hidden(m.cond0.out), g(m.cond2.out);
-  for (int o = 0; o < m.cond0.out; ++o) {
-    float s = m.cond0.b[o];
-    for (int i = 0; i < m.cond0.in; ++i) s += m.cond0.W[std::size_t(o) * m.cond0.in + i] * c[i];
-    hidden[o] = gelu(s);
-  }
-  for (int o = 0; o < m.cond2.out; ++o) {
-    float s = m.cond2.b[o];
-    for (int i = 0; i < m.cond2.in; ++i) s += m.cond2.W[std::size_t(o) * m.cond2.in + i] * hidden[i];
-    g[o] = s;
-  }
-  return g;
+  return dense(m.cond2, dense(m.cond0, c.data(), true).data(), false);
+}
+
+std::array<float, kCoefficients> coefficient_head(const Model& m, const float* pooled, const std::vector<float>& g) {
+  if (!m.coef) throw std::logic_error("coefficient_head: the model has no coefficient head (model.h5 version 1)");
+  const CoefficientHead& h = *m.coef;
+  const std::size_t PD = std::size_t(h.pool_heads) * std::size_t(m.d_model);
+  std::vector<float> z(pooled, pooled + PD);
+  z.insert(z.end(), g.begin(), g.end());
+  const std::vector<float> y = dense(h.mlp2, dense(h.mlp0, z.data(), true).data(), false);
+  std::array<float, kCoefficients> k{};
+  for (int i = 0; i < kCoefficients; ++i) k[i] = y[i] * h.std[i] + h.mean[i];
+  return k;
 }
 
 void denormalise_outputs(const Model& m, std::vector<float>& y) {
@@ -48,33 +64,38 @@ void denormalise_outputs(const Model& m, std::vector<float>& y) {
     for (int f = 0; f < kOutputs; ++f) y[t * kOutputs + f] = y[t * kOutputs + f] * m.out_std[f] + m.out_mean[f];
 }
 
-std::vector<float> forward_cuda(CudaSurrogate& s, const Model& m, const std::vector<float>& points,
-                                const std::array<float, kParamFeatures>& params, int repeats, CudaTiming* timing) {
+NetworkOutput forward_cuda(CudaSurrogate& s, const Model& m, const std::vector<float>& points,
+                           const std::array<float, kParamFeatures>& params, int repeats, CudaTiming* timing) {
   return forward_cuda_batch(s, m, {points}, {params}, repeats, timing).front();
 }
 
-std::vector<std::vector<float>> forward_cuda_batch(CudaSurrogate& s, const Model& m,
-                                                   const std::vector<std::vector<float>>& points,
-                                                   const std::vector<std::array<float, kParamFeatures>>& params,
-                                                   int repeats, CudaTiming* timing) {
+std::vector<NetworkOutput> forward_cuda_batch(CudaSurrogate& s, const Model& m,
+                                              const std::vector<std::vector<float>>& points,
+                                              const std::vector<std::array<float, kParamFeatures>>& params,
+                                              int repeats, CudaTiming* timing) {
   if (points.empty() || points.size() != params.size())
     throw std::invalid_argument("forward_cuda_batch: one parameter set per point set, at least one");
   const std::size_t n = points.front().size();
   std::vector<float> all, g;
+  std::vector<std::vector<float>> gs;
   all.reserve(n * points.size());
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (points[i].size() != n) throw std::invalid_argument("forward_cuda_batch: the cases' sample grids differ");
     const std::vector<float> p = normalise_points(m, points[i]);
     all.insert(all.end(), p.begin(), p.end());
-    const std::vector<float> gi = condition_vector(m, normalise_params(m, params[i]));
-    g.insert(g.end(), gi.begin(), gi.end());
+    gs.push_back(condition_vector(m, normalise_params(m, params[i])));
+    g.insert(g.end(), gs.back().begin(), gs.back().end());
   }
-  std::vector<float> y = s.forward_normalised(all, g, int(points.size()), repeats, timing);
-  denormalise_outputs(m, y);
-  std::vector<std::vector<float>> out(points.size());
-  const std::size_t per = y.size() / points.size();
-  for (std::size_t i = 0; i < points.size(); ++i)
-    out[i].assign(y.begin() + std::ptrdiff_t(i * per), y.begin() + std::ptrdiff_t((i + 1) * per));
+  CudaPass pass = s.forward_normalised(all, g, int(points.size()), repeats, timing);
+  denormalise_outputs(m, pass.fields);
+  std::vector<NetworkOutput> out(points.size());
+  const std::size_t per = pass.fields.size() / points.size();
+  const std::size_t PD = std::size_t(m.pool_heads()) * std::size_t(m.d_model);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    out[i].fields.assign(pass.fields.begin() + std::ptrdiff_t(i * per),
+                         pass.fields.begin() + std::ptrdiff_t((i + 1) * per));
+    if (m.coef) out[i].coefficients = coefficient_head(m, pass.pooled.data() + i * PD, gs[i]);
+  }
   return out;
 }
 

@@ -29,6 +29,12 @@ Prediction prediction_inputs(const Case& c, const Model& m) {
   return p;
 }
 
+// The network's outputs into the prediction: fields, and the coefficient head's C_L, C_D when there are some.
+void take_outputs(NetworkOutput&& y, Prediction& p) {
+  p.output = std::move(y.fields);
+  if (y.coefficients) p.head = std::array<double, kCoefficients>{(*y.coefficients)[0], (*y.coefficients)[1]};
+}
+
 std::array<float, kParamFeatures> float_params(const Prediction& p) {
   std::array<float, kParamFeatures> params{};
   for (int f = 0; f < kParamFeatures; ++f) params[f] = float(p.params[f]);
@@ -50,7 +56,7 @@ Prediction predict_on_cpu(const Case& c, const Model& m) {
   const auto t0 = std::chrono::steady_clock::now();
   Prediction p = prediction_inputs(c, m);
   const auto a = std::chrono::steady_clock::now();
-  p.output = forward_cpu(m, p.points, float_params(p));
+  take_outputs(forward_cpu(m, p.points, float_params(p)), p);
   p.seconds = p.first_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
   p.backend = "cpu";
   p.device = "host CPU (OpenMP)";
@@ -76,10 +82,10 @@ std::vector<Prediction> predict_batched(const std::vector<Case>& cases, const Mo
       params.push_back(float_params(part.back()));
     }
     CudaTiming t;
-    std::vector<std::vector<float>> y = forward_cuda_batch(s, m, points, params, std::max(1, repeats), &t);
+    std::vector<NetworkOutput> y = forward_cuda_batch(s, m, points, params, std::max(1, repeats), &t);
     for (std::size_t i = 0; i < n; ++i) {
       Prediction& p = part[i];
-      p.output = std::move(y[i]);
+      take_outputs(std::move(y[i]), p);
       p.backend = "cuda";
       p.device = s.device();
       p.batch = int(n);
@@ -94,6 +100,18 @@ std::vector<Prediction> predict_batched(const std::vector<Case>& cases, const Mo
     }
   }
   return out;
+}
+
+const char* const kFieldMethod = "from the predicted field: surface pressure + one-sided wall shear "
+                                 "(postprocess/surrogate/SCHEMA.md, 'Cl and Cd from a field')";
+
+// Where the reported cl, cd come from: "network" (the coefficient head) or "field" (a version-1 model).
+std::string coefficient_source(const Prediction& p) { return p.head ? "network" : "field"; }
+std::string coefficient_method(const Prediction& p) {
+  return p.head ? "the network's coefficient head, trained on the solver's momentum-exchange C_L, C_D "
+                  "(postprocess/surrogate/SCHEMA.md, version 2); cl_field, cd_field: " +
+                      std::string(kFieldMethod)
+                : std::string(kFieldMethod) + " (the model, version 1, has no coefficient head)";
 }
 
 std::unique_ptr<CudaSurrogate> surrogate_for(const Model& m, BackendKind backend) {
@@ -220,14 +238,17 @@ void write_prediction(const std::filesystem::path& dir, const Case& c, const std
   s.set("inference_first_pass_s", p.first_seconds);
   s.set("wall_time_s", p.wall_seconds);
   Json co = Json::object();
-  co.set("method", "from the predicted field: surface pressure + one-sided wall shear (postprocess/surrogate/"
-                   "SCHEMA.md, 'Cl and Cd from a field')");
-  co.set("cd_mean", p.coefficients.cd);
-  co.set("cl_mean", p.coefficients.cl);
-  co.set("cd_final", p.coefficients.cd);
-  co.set("cl_final", p.coefficients.cl);
+  co.set("source", coefficient_source(p));
+  co.set("method", coefficient_method(p));
+  co.set("cd_mean", p.cd());
+  co.set("cl_mean", p.cl());
+  co.set("cd_final", p.cd());
+  co.set("cl_final", p.cl());
+  co.set("cd_field", p.coefficients.cd);
+  co.set("cl_field", p.coefficients.cl);
   co.set("cd_pressure", p.coefficients.cd_p);
   co.set("cl_pressure", p.coefficients.cl_p);
+  co.set("field_method", kFieldMethod);
   co.set("strouhal", nullptr);
   s.set("coefficients", co);
   write_json_atomically(dir / "summary.json", s);
@@ -235,11 +256,11 @@ void write_prediction(const std::filesystem::path& dir, const Case& c, const std
 
 void write_polar(const std::filesystem::path& dir, const Case& c, const std::filesystem::path& model_file,
                  const std::vector<std::pair<double, Prediction>>& polar) {
-  std::string csv = "alpha_deg,cl,cd,cl_pressure,cd_pressure,inference_s\n";
+  std::string csv = "alpha_deg,cl,cd,cl_field,cd_field,cl_pressure,cd_pressure,inference_s\n";
   double inference = 0;
   for (const auto& [a, p] : polar) {
-    csv += fmt::format("{:.6g},{:.8g},{:.8g},{:.8g},{:.8g},{:.6g}\n", a, p.coefficients.cl, p.coefficients.cd,
-                       p.coefficients.cl_p, p.coefficients.cd_p, p.seconds);
+    csv += fmt::format("{:.6g},{:.8g},{:.8g},{:.8g},{:.8g},{:.8g},{:.8g},{:.6g}\n", a, p.cl(), p.cd(),
+                       p.coefficients.cl, p.coefficients.cd, p.coefficients.cl_p, p.coefficients.cd_p, p.seconds);
     inference += p.seconds;
   }
   write_file_atomically(dir / "polar.csv", csv);
@@ -258,8 +279,9 @@ void write_polar(const std::filesystem::path& dir, const Case& c, const std::fil
   // CUDA: the angles go through the network together, up to kPolarBatch per pass.
   s.set("batch", polar.empty() ? 1 : polar.front().second.batch);
   s.set("inference_time_s", inference);
-  s.set("coefficients_method", "from the predicted field: surface pressure + one-sided wall shear "
-                               "(postprocess/surrogate/SCHEMA.md, 'Cl and Cd from a field')");
+  s.set("coefficients_source", polar.empty() ? std::string("field") : coefficient_source(polar.front().second));
+  s.set("coefficients_method", polar.empty() ? std::string(kFieldMethod) : coefficient_method(polar.front().second));
+  s.set("field_method", kFieldMethod);
   write_json_atomically(dir / "summary.json", s);
 }
 

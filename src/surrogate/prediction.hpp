@@ -1,9 +1,11 @@
 #pragma once
-// `aerolbm predict` without the command line: a case + a model → the predicted fields, Cl and Cd, and a run
+// `aerolbm predict` without the command line: a case + a model → the predicted fields, C_L and C_D (the model's
+// coefficient head where it has one, and always integrated from the predicted field as a cross-check), and a run
 // folder with the same files as `aerolbm run` (fields.h5 + fields.xdmf, fields.pvd + vtk/*.vti, summary.json,
 // case.yaml) on the model's sample grid, so ParaView opens a prediction exactly like a simulation.
 #include <array>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,12 +25,17 @@ struct Prediction {
   std::array<double, kParamFeatures> params{};  // raw params
   std::vector<float> output;                    // u, v, Cp [T, 3]
   std::vector<Point2> outline;                  // the section in the sample frame
-  FieldCoefficients coefficients;
+  FieldCoefficients coefficients;               // integrated from the predicted field (reported as cl_field, ...)
+  std::optional<std::array<double, kCoefficients>> head;  // C_L, C_D of the coefficient head (model version 2)
   std::string backend, device;
   double seconds = 0;        // inference time: CPU wall clock, CUDA median of device-timed passes
   double first_seconds = 0;  // the first pass (CUDA: cuBLAS start-up included)
   double wall_seconds = 0;   // inputs, upload, every pass and download
   int batch = 1;             // cases in the pass that predicted this one (a polar on CUDA: its share of the times)
+
+  // What predict reports as C_L, C_D: the coefficient head's where the model has one, else the field-integrated.
+  double cl() const { return head ? (*head)[0] : coefficients.cl; }
+  double cd() const { return head ? (*head)[1] : coefficients.cd; }
 };
 
 // The most cases one batched CUDA pass of a polar takes (activations grow with it: about 50 MB per case for the
@@ -53,8 +60,9 @@ GridInfo prediction_grid(const SampleGrid& g);
 void write_prediction(const std::filesystem::path& dir, const Case& c, const std::filesystem::path& model_file,
                       const Prediction& p);
 
-// A polar (predict_polar) into `dir` (which must exist): polar.csv (alpha_deg, cl, cd, cl_pressure, cd_pressure,
-// inference_s: one row per angle, in the order given), case.yaml and summary.json (kind "polar prediction").
+// A polar (predict_polar) into `dir` (which must exist): polar.csv (alpha_deg, cl, cd, cl_field, cd_field,
+// cl_pressure, cd_pressure, inference_s: one row per angle, in the order given; cl, cd as Prediction::cl(), cd()),
+// case.yaml and summary.json (kind "polar prediction").
 // postprocess/plot_polar.py DIR draws it.
 void write_polar(const std::filesystem::path& dir, const Case& c, const std::filesystem::path& model_file,
                  const std::vector<std::pair<double, Prediction>>& polar);

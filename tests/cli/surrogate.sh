@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # aerolbm predict and aerolbm sweep from the command line: bad model and sweep files exit 2 with a message that
-# names what is wrong and write nothing; a good (random) model writes a run folder like `aerolbm run`.
+# names what is wrong and write nothing; a good (random) model writes a run folder like `aerolbm run`, reporting
+# the coefficient head's C_L, C_D (version 2) or the field-integrated ones (version 1) as cl, cd, and the
+# field-integrated ones as cl_field, cd_field either way.
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 NO_OUTPUT=("$WORK/out" "$WORK/ds.h5")  # expect_bad: neither may appear
@@ -21,14 +23,19 @@ expect_bad "sweep: bad choice" "did you mean 'random'" sweep "$WORK/bad2.yaml" -
 rc=$?
 if [ $rc -eq 77 ]; then echo "SKIPPED (numpy/h5py missing): the predict runs"; exit $failed; fi
 [ $rc -eq 0 ] || { echo "FAIL: could not write the test model"; exit 1; }
-"$PY" - "$WORK/model.h5" "$WORK/v2.h5" "$WORK/noq.h5" <<'PYEOF'
-import shutil, sys, h5py
-shutil.copy(sys.argv[1], sys.argv[2]); shutil.copy(sys.argv[1], sys.argv[3])
-with h5py.File(sys.argv[2], "r+") as f: f.attrs["version"] = 2
+"$PY" "$SRC/tests/surrogate/write_random_model.py" "$WORK/model_v1.h5" --version 1 || fail "could not write the v1 model"
+"$PY" - "$WORK/model.h5" "$WORK/v3.h5" "$WORK/noq.h5" "$WORK/badhead.h5" <<'PYEOF'
+import shutil, sys, h5py, numpy as np
+for p in sys.argv[2:]: shutil.copy(sys.argv[1], p)
+with h5py.File(sys.argv[2], "r+") as f: f.attrs["version"] = 3
 with h5py.File(sys.argv[3], "r+") as f: del f["weights/blocks.1.q.W"]
+with h5py.File(sys.argv[4], "r+") as f:  # the head's first layer one pooling head short
+    del f["weights/coef.mlp.0.W"]; f["weights/coef.mlp.0.W"] = np.zeros((32, 64), np.float32)
 PYEOF
-expect_bad "predict: wrong version" "version 2" predict "$case_file" --model "$WORK/v2.h5" --out "$WORK/out"
+expect_bad "predict: wrong version" "version 3" predict "$case_file" --model "$WORK/v3.h5" --out "$WORK/out"
 expect_bad "predict: missing dataset" "/weights/blocks.1.q.W" predict "$case_file" --model "$WORK/noq.h5" --out "$WORK/out"
+expect_bad "predict: malformed coefficient head" "/weights/coef.mlp.0.W (weights of linear layer coef.mlp.0, [out, in]) has shape [32, 64], expected [32, 96]" \
+  predict "$case_file" --model "$WORK/badhead.h5" --out "$WORK/out"
 
 # A good model: the run folder of `aerolbm run`, with the prediction's Cl/Cd and inference time.
 if "$BIN" predict "$case_file" --model "$WORK/model.h5" --backend cpu --out "$WORK/pred" > "$WORK/log" 2>&1; then
@@ -39,8 +46,13 @@ if "$BIN" predict "$case_file" --model "$WORK/model.h5" --backend cpu --out "$WO
 import json, math, sys, h5py
 s = json.load(open(sys.argv[1] + "/summary.json"))
 assert s["kind"] == "prediction" and s["backend"] == "cpu", s
-for k in ("cl_mean", "cd_mean"):
-    assert math.isfinite(s["coefficients"][k]), s
+co = s["coefficients"]
+for k in ("cl_mean", "cd_mean", "cl_field", "cd_field", "cl_pressure", "cd_pressure"):
+    assert math.isfinite(co[k]), s
+# version 2: cl, cd are the network's head, the field-integrated ones beside them (a random network's head and
+# field disagree)
+assert co["source"] == "network" and "coefficient head" in co["method"], co
+assert co["cl_final"] == co["cl_mean"] and co["cl_mean"] != co["cl_field"] and co["cd_mean"] != co["cd_field"], co
 assert s["inference_time_s"] > 0 and s["grid"]["nx"] == 24 and s["grid"]["ny"] == 12, s
 with h5py.File(sys.argv[1] + "/fields.h5") as f:
     g = f[sorted(k for k in f.keys() if k.startswith("frame_"))[0]]
@@ -61,19 +73,37 @@ PYEOF
 import csv, json, math, sys
 rows = list(csv.DictReader(open(sys.argv[1] + "/polar.csv")))
 assert [float(r["alpha_deg"]) for r in rows] == [-2, 0, 2, 4], rows
+cols = ("cl", "cd", "cl_field", "cd_field", "cl_pressure", "cd_pressure")
 for r in rows:
-    assert all(math.isfinite(float(r[k])) for k in ("cl", "cd", "cl_pressure", "cd_pressure")), r
+    assert all(math.isfinite(float(r[k])) for k in cols), r
 s = json.load(open(sys.argv[1] + "/summary.json"))
-assert s["kind"] == "polar prediction" and s["angles"] == 4, s
+assert s["kind"] == "polar prediction" and s["angles"] == 4 and s["coefficients_source"] == "network", s
 one = json.load(open(sys.argv[2] + "/summary.json"))["coefficients"]
 at2 = rows[2]
-assert math.isclose(float(at2["cl"]), one["cl_mean"], rel_tol=1e-6, abs_tol=1e-12), (at2, one)
-assert math.isclose(float(at2["cd"]), one["cd_mean"], rel_tol=1e-6, abs_tol=1e-12), (at2, one)
+for col, key in (("cl", "cl_mean"), ("cd", "cd_mean"), ("cl_field", "cl_field"), ("cd_field", "cd_field")):
+    assert math.isclose(float(at2[col]), one[key], rel_tol=1e-6, abs_tol=1e-12), (col, at2, one)
 assert float(rows[0]["cl"]) != float(rows[3]["cl"]), "the angle reaches the model"
+assert float(rows[0]["cl_field"]) != float(rows[3]["cl_field"]), "the angle reaches the field"
 print("ok   predict --polar")
 PYEOF
   else
     echo "FAIL predict --polar:"; cat "$WORK/log" "$WORK/log2"; failed=1
+  fi
+  # A version-1 model (no head): cl, cd are the field-integrated ones, in the summary and in a polar.
+  if "$BIN" predict "$case_file" --model "$WORK/model_v1.h5" --backend cpu --out "$WORK/pred_v1" > "$WORK/log" 2>&1 &&
+     "$BIN" predict "$case_file" --model "$WORK/model_v1.h5" --backend cpu --polar=0:4:2 --out "$WORK/polar_v1" > "$WORK/log2" 2>&1; then
+    "$PY" - "$WORK/pred_v1" "$WORK/polar_v1" <<'PYEOF' || failed=1
+import csv, json, math, sys
+co = json.load(open(sys.argv[1] + "/summary.json"))["coefficients"]
+assert co["source"] == "field" and "no coefficient head" in co["method"], co
+assert math.isfinite(co["cl_mean"]) and co["cl_mean"] == co["cl_field"] and co["cd_mean"] == co["cd_field"], co
+rows = list(csv.DictReader(open(sys.argv[2] + "/polar.csv")))
+assert len(rows) == 3 and all(r["cl"] == r["cl_field"] and r["cd"] == r["cd_field"] for r in rows), rows
+assert json.load(open(sys.argv[2] + "/summary.json"))["coefficients_source"] == "field"
+print("ok   predict with a version-1 model (field-integrated cl, cd)")
+PYEOF
+  else
+    echo "FAIL predict with a version-1 model:"; cat "$WORK/log" "$WORK/log2"; failed=1
   fi
   # The folder is not overwritten without --overwrite.
   expect_bad "predict: folder holds a run" "--overwrite" predict "$case_file" --model "$WORK/model.h5" --backend cpu --out "$WORK/pred"

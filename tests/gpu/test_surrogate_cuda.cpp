@@ -1,6 +1,7 @@
 // The surrogate's CUDA forward pass against the CPU reference (≤ 2e-2 relative, the bound; TF32 GEMMs
-// give ~1e-3), and its attention kernel against the CPU attention for head dims 32/64/128 and lengths that are
-// not multiples of the kernel's tiles, with the output poisoned before each run.
+// give ~1e-3), fields and the C_L, C_D coefficient head (pooling per sequence of a batch), and its attention kernel
+// against the CPU attention for head dims 32/64/128 and lengths that are not multiples of the kernel's tiles, with
+// the output poisoned before each run.
 #include <gtest/gtest.h>
 
 #ifdef AEROLBM_HAVE_SURROGATE_CUDA
@@ -20,6 +21,16 @@
 
 namespace aerolbm::surrogate {
 namespace {
+
+// ||a − b|| / ||b|| of the (C_L, C_D) vectors.
+double coefficient_error(const std::array<float, kCoefficients>& a, const std::array<float, kCoefficients>& b) {
+  double num = 0, den = 0;
+  for (int i = 0; i < kCoefficients; ++i) {
+    num += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
+    den += double(b[i]) * b[i];
+  }
+  return std::sqrt(num) / std::max(std::sqrt(den), 1e-30);
+}
 
 double relative_error(const std::vector<float>& a, const std::vector<float>& b, int channels) {
   double worst = 0;
@@ -44,10 +55,10 @@ TEST(SurrogateCuda, ForwardMatchesCpu) {
     shape.grid = SampleGrid{61, 33, -1.0, 3.0, -1.0, 1.0};  // 2013 tokens: not a multiple of any tile
     test::write_test_model(dir.path() / "m.h5", shape, 11 + heads);
     const Model m = load_model(dir.path() / "m.h5");
-    const std::vector<float> cpu = forward_cpu(m, m.ref_points, m.ref_params);
+    const std::vector<float> cpu = forward_cpu(m, m.ref_points, m.ref_params).fields;
     auto s = make_cuda_surrogate(m);
     CudaTiming t;
-    const std::vector<float> gpu = forward_cuda(*s, m, m.ref_points, m.ref_params, 3, &t);
+    const std::vector<float> gpu = forward_cuda(*s, m, m.ref_points, m.ref_params, 3, &t).fields;
     const double err = relative_error(gpu, cpu, 3);
     std::printf("heads %d (d %d): CUDA vs CPU relative error %.3e, %.3f ms per pass\n", heads, 128 / heads, err,
                 t.median_seconds * 1e3);
@@ -87,10 +98,12 @@ TEST(SurrogateCuda, BatchedPassMatchesOneAtATime) {
   points.push_back(points.front());
   params.push_back(params.front());
   CudaTiming t;
-  const auto batched = forward_cuda_batch(*s, m, points, params, 2, &t);
-  ASSERT_EQ(batched.size(), points.size());
+  const auto out = forward_cuda_batch(*s, m, points, params, 2, &t);
+  ASSERT_EQ(out.size(), points.size());
+  std::vector<std::vector<float>> batched;
+  for (const auto& o : out) batched.push_back(o.fields);
   for (std::size_t b = 0; b < points.size(); ++b) {
-    const std::vector<float> alone = forward_cuda(*s, m, points[b], params[b], 1, nullptr);
+    const std::vector<float> alone = forward_cuda(*s, m, points[b], params[b], 1, nullptr).fields;
     const double err = relative_error(batched[b], alone, 3);
     std::printf("batch of %zu, sequence %zu: rel. error against its own pass %.3e\n", points.size(), b, err);
     EXPECT_LE(err, 5e-3) << "sequence " << b;
@@ -99,6 +112,75 @@ TEST(SurrogateCuda, BatchedPassMatchesOneAtATime) {
   // conditioning vector would fail here.
   for (std::size_t b = 1; b + 1 < points.size(); ++b) EXPECT_GT(relative_error(batched[b], batched[0], 3), 1e-3);
   EXPECT_LE(relative_error(batched.back(), batched.front(), 3), 1e-6);
+}
+
+// The coefficient head on the GPU (scores by the TF32 GEMM, the pooling softmax kernel, the fp32 batched pooling
+// GEMM, the MLP on the host) against the CPU head (fp32, double sums): within 2e-2 relative, the CUDA path's bound
+// for the fields, for 1, 3 and 4 pooling heads on 2013 tokens (not a multiple of the softmax kernel's 256 threads).
+// Then a batch of three differently conditioned cases (angle of attack 5, 9, 13 degrees, sdf jittered) in one
+// pass, each against its own CPU head (the pooling runs per sequence: strides of the softmax kernel and of the
+// batched GEMM). The cases' CPU heads differ by 0.11 to 0.68 relative (measured on the CPU), so the checks compare
+// outputs that are far apart from case to case.
+TEST(SurrogateCuda, CoefficientHeadMatchesCpu) {
+  for (int pool_heads : {1, 3, 4}) {
+    test::TempDir dir;
+    test::TestModelShape shape;
+    shape.d_model = 128;
+    shape.heads = 4;
+    shape.layers = 2;
+    shape.pool_heads = pool_heads;
+    shape.grid = SampleGrid{61, 33, -1.0, 3.0, -1.0, 1.0};
+    test::write_test_model(dir.path() / "m.h5", shape, 21 + pool_heads);
+    const Model m = load_model(dir.path() / "m.h5");
+    ASSERT_TRUE(m.coef.has_value());
+    auto s = make_cuda_surrogate(m);
+    const NetworkOutput cpu = forward_cpu(m, m.ref_points, m.ref_params);
+    const NetworkOutput gpu = forward_cuda(*s, m, m.ref_points, m.ref_params, 1, nullptr);
+    ASSERT_TRUE(cpu.coefficients && gpu.coefficients);
+    const double err = coefficient_error(*gpu.coefficients, *cpu.coefficients);
+    std::printf("pooling heads %d: CUDA head (%.6f, %.6f) vs CPU (%.6f, %.6f), relative error %.3e\n", pool_heads,
+                (*gpu.coefficients)[0], (*gpu.coefficients)[1], (*cpu.coefficients)[0], (*cpu.coefficients)[1], err);
+    EXPECT_LE(err, 2e-2);
+    for (int i = 0; i < kCoefficients; ++i) EXPECT_TRUE(std::isfinite((*gpu.coefficients)[i]));
+
+    std::vector<std::vector<float>> points;
+    std::vector<std::array<float, kParamFeatures>> params;
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> jitter(-0.05f, 0.05f);
+    for (int b = 0; b < 3; ++b) {
+      std::vector<float> p = m.ref_points;
+      for (std::size_t t = 0; t < p.size(); t += kPointFeatures) p[t + 2] += b == 0 ? 0.0f : jitter(rng);
+      std::array<float, kParamFeatures> q = m.ref_params;
+      q[3] += 4.0f * float(b);
+      points.push_back(p);
+      params.push_back(q);
+    }
+    const auto batched = forward_cuda_batch(*s, m, points, params, 1, nullptr);
+    std::vector<std::array<float, kCoefficients>> alone;
+    for (std::size_t b = 0; b < points.size(); ++b) {
+      const NetworkOutput c = forward_cpu(m, points[b], params[b]);
+      alone.push_back(*c.coefficients);
+      const double e = coefficient_error(*batched[b].coefficients, alone[b]);
+      std::printf("  batch of 3, case %zu: CUDA head vs CPU head %.3e\n", b, e);
+      EXPECT_LE(e, 2e-2) << "pooling heads " << pool_heads << ", case " << b;
+    }
+    for (std::size_t b = 1; b < alone.size(); ++b)
+      EXPECT_GT(coefficient_error(alone[b], alone[0]), 4e-2) << "the test cases must differ, case " << b;
+  }
+}
+
+// A version-1 model (no head) on CUDA: fields only, no pooling.
+TEST(SurrogateCuda, Version1ModelHasNoCoefficients) {
+  test::TempDir dir;
+  test::TestModelShape shape;
+  shape.version = 1;
+  shape.grid = SampleGrid{61, 33, -1.0, 3.0, -1.0, 1.0};
+  test::write_test_model(dir.path() / "m.h5", shape, 3);
+  const Model m = load_model(dir.path() / "m.h5");
+  auto s = make_cuda_surrogate(m);
+  const NetworkOutput gpu = forward_cuda(*s, m, m.ref_points, m.ref_params, 1, nullptr);
+  EXPECT_FALSE(gpu.coefficients.has_value());
+  EXPECT_LE(relative_error(gpu.fields, forward_cpu(m, m.ref_points, m.ref_params).fields, 3), 2e-2);
 }
 
 // Both attention paths: the fused bf16 tensor-core kernel (the default for d = 32/64/128; bf16 inputs give about

@@ -60,6 +60,8 @@ def test_predict(random_model, tmp_path):
     s = json.loads((tmp_path / "pred" / "summary.json").read_text())
     assert s["kind"] == "prediction" and p["backend"] == "cpu"
     assert p["cl"] == s["coefficients"]["cl_mean"] and p["cd"] == s["coefficients"]["cd_mean"]
+    assert p["cl_field"] == s["coefficients"]["cl_field"] and p["cd_field"] == s["coefficients"]["cd_field"]
+    assert p["coefficients_source"] == s["coefficients"]["source"] == "network"  # write_random_model: version 2
     nx, ny, _ = p["grid"]
     assert p["fields"]["velocity"].shape == (ny, nx, 3) and p["fields"]["mask"].shape == (ny, nx)
     with h5py.File(tmp_path / "pred" / "fields.h5", "r") as f:

@@ -1,6 +1,6 @@
-"""Fills /reference/output of a model.h5 with the output of postprocess/surrogate/numpy_forward.py (float64
-numpy, the executable specification of SCHEMA.md), so that the C++ CPU inference is checked against an
-independent implementation.
+"""Fills /reference/output (and, version 2, /reference/coefficients) of a model.h5 with the outputs of
+postprocess/surrogate/numpy_forward.py (float64 numpy, the executable specification of SCHEMA.md), so that the C++
+CPU inference is checked against an independent implementation.
 
     numpy_reference.py SOURCE_DIR MODEL.h5      exit 0: written; 77: numpy, h5py or numpy_forward.py missing
 """
@@ -26,10 +26,12 @@ def main(argv):
     sys.path.insert(0, script_dir)
     import numpy_forward
     m = numpy_forward.load(model)
-    out = numpy_forward.forward(m, m["reference"]["points"], m["reference"]["params"])
+    out, coef = numpy_forward.forward(m, m["reference"]["points"], m["reference"]["params"])
     import h5py
     with h5py.File(model, "r+") as f:
         f["reference/output"][...] = np.asarray(out, np.float32)
+        if coef is not None:
+            f["reference/coefficients"][...] = np.asarray(coef, np.float32)
     return 0
 
 

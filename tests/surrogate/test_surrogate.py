@@ -30,10 +30,10 @@ def script(name, *args, timeout=300):
     return r.returncode, r.stdout + r.stderr
 
 
-def random_model(seed=0, d=32, heads=4, layers=2, mlp=2):
+def random_model(seed=0, d=32, heads=4, layers=2, mlp=2, pool_heads=3):
     """A small network with every parameter random (LayerNorm gammas/betas too, so ordering mistakes show)."""
     torch.manual_seed(seed)
-    m = Surrogate(d, heads, layers, mlp)
+    m = Surrogate(d, heads, layers, mlp, pool_heads)
     with torch.no_grad():
         for p in m.parameters():
             p.copy_(torch.randn_like(p) * (0.3 if p.dim() > 1 else 0.2))
@@ -46,14 +46,16 @@ def random_norm(rng):
             "param_mean": rng.normal(size=5).astype(np.float32),
             "param_std": rng.uniform(0.5, 2, 5).astype(np.float32),
             "out_mean": rng.normal(size=3).astype(np.float32),
-            "out_std": rng.uniform(0.5, 2, 3).astype(np.float32)}
+            "out_std": rng.uniform(0.5, 2, 3).astype(np.float32),
+            "coef_mean": np.array([0.3, 0.15], np.float32),
+            "coef_std": rng.uniform(0.05, 0.5, 2).astype(np.float32)}
 
 
 def write_random_model_file(path, tokens_x=23, tokens_y=13, seed=0):
-    """model.h5 of a random network; reference output from PyTorch fp32 (explicit attention)."""
+    """model.h5 (version 2) of a random network; reference outputs from PyTorch fp32 (explicit attention)."""
     rng = np.random.default_rng(seed)
     model = random_model(seed)
-    cfg = {"d_model": 32, "heads": 4, "layers": 2, "mlp_ratio": 2}
+    cfg = {"d_model": 32, "heads": 4, "layers": 2, "mlp_ratio": 2, "coef_pool_heads": 3}
     norm = random_norm(rng)
     grid = {"nx": tokens_x, "ny": tokens_y, "x0": -1.0, "x1": 3.0, "y0": -1.0, "y1": 1.0}
     t = tokens_x * tokens_y
@@ -63,8 +65,10 @@ def write_random_model_file(path, tokens_x=23, tokens_y=13, seed=0):
     c = data.param_features(prm.astype(np.float64))
     c = torch.from_numpy(((c - norm["param_mean"]) / norm["param_std"]).astype(np.float32))[None]
     with torch.no_grad():
-        y = model(p, c, use_sdpa=False)[0].numpy() * norm["out_std"] + norm["out_mean"]
-    export.write_model_h5(path, model, cfg, norm, grid, pts, prm, y)
+        y, k = model(p, c, use_sdpa=False)
+    y = y[0].numpy() * norm["out_std"] + norm["out_mean"]
+    k = k[0].numpy() * norm["coef_std"] + norm["coef_mean"]
+    export.write_model_h5(path, model, cfg, norm, grid, pts, prm, y, k)
     return model, p, c
 
 
@@ -90,24 +94,58 @@ def test_sweep_spec_committed_sweep():
 
 
 def test_numpy_forward_matches_pytorch(tmp_path):
-    """The torch-free forward of numpy_forward.py reproduces PyTorch's fp32 output from the file alone, on a token
-    count that is a multiple of nothing (299)."""
+    """The torch-free forward of numpy_forward.py reproduces PyTorch's fp32 output from the file alone, fields and
+    coefficient head, on a token count that is a multiple of nothing (299)."""
     path = str(tmp_path / "m.h5")
     write_random_model_file(path)
-    err = numpy_forward.check(path)
-    assert err < 1e-5, err
+    m = numpy_forward.load(path)
+    assert m["attrs"]["version"] == 2 and m["attrs"]["pool_heads"] == 3
+    fields, coef = numpy_forward.forward(m, m["reference"]["points"], m["reference"]["params"])
+    assert numpy_forward.relative_error(fields, m["reference"]["output"]) < 1e-5
+    assert numpy_forward.coefficient_error(coef, m["reference"]["coefficients"]) < 1e-5, \
+        (coef, m["reference"]["coefficients"])
+    # the head's output is not the normalisation's mean alone: the network moves it
+    assert np.all(np.abs(coef - m["norm"]["coef_mean"]) > 1e-3 * m["norm"]["coef_std"]), coef
+    assert numpy_forward.check(path) < 1e-5
     rc, out = script("numpy_forward.py", path)
     assert rc == 0 and "relative error" in out
 
 
-def test_numpy_forward_detects_a_wrong_weight(tmp_path):
-    """The check can fail: a transposed q weight gives a large error."""
+@pytest.mark.parametrize("name", ["weights/blocks.1.q.W", "weights/coef.score.W", "weights/coef.mlp.0.W"])
+def test_numpy_forward_detects_a_wrong_weight(tmp_path, name):
+    """The check can fail: a wrong encoder weight moves both outputs, a wrong pooling score or head weight moves the
+    coefficients (the pooling order of concat(pooled, g) is fixed by coef.mlp.0.W's columns)."""
     path = str(tmp_path / "m.h5")
     write_random_model_file(path)
     with h5py.File(path, "r+") as f:
-        w = f["weights/blocks.1.q.W"][()]
-        f["weights/blocks.1.q.W"][...] = w.T
+        w = f[name][()]
+        f[name][...] = w.T if w.shape[0] == w.shape[1] else w[::-1]
     assert numpy_forward.check(path) > 1e-4  # 10x the 1e-5 tolerance
+
+
+def strip_to_version_1(path):
+    """A version-2 file made into the version-1 layout (no coefficient head), as export.py wrote before."""
+    with h5py.File(path, "r+") as f:
+        f.attrs["version"] = np.int64(1)
+        del f.attrs["coefficients"], f.attrs["pool_heads"]
+        for k in [k for k in f["weights"] if k.startswith("coef.")]:
+            del f["weights"][k]
+        for k in ("norm/coef_mean", "norm/coef_std", "reference/coefficients"):
+            del f[k]
+
+
+def test_numpy_forward_reads_version_1(tmp_path):
+    """A version-1 file (fields only) still loads and reproduces its fields; it has no coefficients. The committed
+    model (postprocess/surrogate/model.h5) is such a file until it is retrained."""
+    path = str(tmp_path / "m.h5")
+    write_random_model_file(path)
+    strip_to_version_1(path)
+    m = numpy_forward.load(path)
+    assert m["attrs"]["version"] == 1 and "coefficients" not in m["reference"]
+    fields, coef = numpy_forward.forward(m, m["reference"]["points"], m["reference"]["params"])
+    assert coef is None
+    assert numpy_forward.relative_error(fields, m["reference"]["output"]) < 1e-5
+    assert numpy_forward.check(path) < 1e-5
 
 
 @pytest.mark.skipif(not HAS_SDPA, reason="F.scaled_dot_product_attention needs PyTorch 2")
@@ -116,8 +154,9 @@ def test_sdpa_matches_explicit_attention():
     torch.manual_seed(1)
     p, c = torch.randn(2, 300, 4), torch.randn(2, 5)
     with torch.no_grad():
-        a, b = model(p, c, use_sdpa=True), model(p, c, use_sdpa=False)
+        (a, ka), (b, kb) = model(p, c, use_sdpa=True), model(p, c, use_sdpa=False)
     assert float((a - b).norm() / b.norm()) < 1e-5
+    assert float((ka - kb).norm() / kb.norm()) < 1e-5
 
 
 @pytest.mark.parametrize("damage, words", [
@@ -125,7 +164,12 @@ def test_sdpa_matches_explicit_attention():
     ("delete:reference/output", ["reference/output", "missing"]),
     ("reshape:norm/out_std", ["norm/out_std", "shape"]),
     ("reshape:weights/head.W", ["weights/head.W", "shape", "(3, 32)"]),
-    ("attr:version=2", ["version", "2"]),
+    ("reshape:weights/coef.mlp.0.W", ["weights/coef.mlp.0.W", "shape", "(32, 128)"]),
+    ("reshape:norm/coef_std", ["norm/coef_std", "shape", "(2,)"]),
+    ("delete:weights/coef.score.b", ["weights/coef.score.b", "missing"]),
+    ("delete:reference/coefficients", ["reference/coefficients", "missing"]),
+    ("delattr:pool_heads", ["pool_heads", "missing"]),
+    ("attr:version=3", ["version", "3", "1 and 2"]),
     ("attr:format=something-else", ["format", "aerolbm-surrogate"]),
     ("attr:heads=5", ["d_model", "heads"]),
     ("delattr:layers", ["layers", "missing"]),
@@ -198,6 +242,10 @@ def test_train_rejects_bad_inputs(tmp_path):
     bad.write_text(json.dumps(c))
     rc, out = script("train.py", "--config", str(bad), "--dataset", ds, "--out", str(tmp_path / "o"))
     assert rc == 2 and "multiple of heads" in out, out
+    c["heads"], c["coef_loss_weight"] = 2, -1.0
+    bad.write_text(json.dumps(c))
+    rc, out = script("train.py", "--config", str(bad), "--dataset", ds, "--out", str(tmp_path / "o"))
+    assert rc == 2 and "coef_loss_weight" in out, out
     assert not os.path.exists(tmp_path / "o" / "model.pt")
 
 
@@ -233,6 +281,9 @@ def test_train_evaluate_export(tiny_dataset, tmp_path):
         rows = list(csv.DictReader(f))
     first, last = float(rows[0]["train_loss"]), float(rows[-1]["train_loss"])
     assert last < 0.7 * first, (first, last)
+    first, last = float(rows[0]["train_coef_loss"]), float(rows[-1]["train_coef_loss"])
+    print(f"coefficient loss {first:.4f} -> {last:.4f}")
+    assert last < 0.5 * first, (first, last)
 
     rc, out = script("evaluate.py", "--model", os.path.join(run, "model.pt"), "--dataset", tiny_dataset,
                      "--out", run, "--device", "cpu")
@@ -254,6 +305,18 @@ def test_train_evaluate_export(tiny_dataset, tmp_path):
     cases = m["cases"]["test"] + m["cases"]["extrapolation"]
     from evaluate import spearman
     assert spearman([c["cl_fields"] for c in cases], [c["cl_solver"] for c in cases]) > 0.8
+    # the coefficient head's metrics are there and consistent with the per-case values
+    cl_head = np.array([c["cl_head"] for c in m["cases"]["test"]])
+    cl_ref = np.array([c["cl_solver"] for c in m["cases"]["test"]])
+    assert np.isclose(test["head_cl_rel_error_vs_solver"], np.abs(cl_head - cl_ref).mean() / np.abs(cl_ref).mean())
+    for k in ("head_cl_spearman_vs_solver", "head_cd_rel_error_vs_solver", "head_cd_spearman_vs_solver"):
+        assert np.isfinite(test[k]), (k, test[k])
+    print("head on the tiny test split: Cl rel. error {:.3f}, Cd rel. error {:.3f}".format(
+        test["head_cl_rel_error_vs_solver"], test["head_cd_rel_error_vs_solver"]))
+    # the head learnt the solver's Cl from 9 cases better than their mean Cl does on the test split
+    const_cl = np.abs(ds.cl[tr].mean() - cl_ref).mean() / np.abs(cl_ref).mean()
+    assert test["head_cl_rel_error_vs_solver"] < const_cl, (test["head_cl_rel_error_vs_solver"], const_cl)
+    assert "Coefficient head" in open(os.path.join(run, "metrics.md")).read()
 
     model_h5 = str(tmp_path / "model.h5")
     rc, out = script("export.py", "--model", os.path.join(run, "model.pt"), "--dataset", tiny_dataset,
@@ -263,8 +326,13 @@ def test_train_evaluate_export(tiny_dataset, tmp_path):
     assert (mf["attrs"]["nx"], mf["attrs"]["ny"]) == (64, 32)
     k = int(te[0])
     np.testing.assert_array_equal(mf["reference"]["points"], ds.points([k])[0])
-    out = numpy_forward.forward(mf, mf["reference"]["points"], mf["reference"]["params"])
+    assert mf["attrs"]["version"] == 2
+    out, coef = numpy_forward.forward(mf, mf["reference"]["points"], mf["reference"]["params"])
     assert numpy_forward.relative_error(out, mf["reference"]["output"]) < 1e-5
+    assert numpy_forward.coefficient_error(coef, mf["reference"]["coefficients"]) < 1e-5
+    # the exported head is the evaluated one: its reference Cl is metrics.json's for that case
+    ev = {c["case"]: c for c in m["cases"]["test"]}[k]
+    assert np.isclose(coef[0], ev["cl_head"], rtol=1e-4, atol=1e-5), (coef, ev["cl_head"])
 
 
 @pytest.mark.parametrize("reverse", [False, True])

@@ -1,8 +1,9 @@
-"""Writes a small model.h5 (SCHEMA.md, version 1) with random weights for the CLI tests of aerolbm predict.
+"""Writes a small model.h5 (SCHEMA.md, version 2 with the C_L, C_D head, or --version 1 without) with random
+weights for the CLI tests of aerolbm predict.
 The reference pair is a placeholder (zero points/outputs): these tests check files and exit codes, while
 tests/unit/test_surrogate_inference.cpp checks the numbers against numpy_forward.py.
 
-    write_random_model.py OUT.h5 [--nx 24 --ny 12]     exit 77 when numpy or h5py is missing
+    write_random_model.py OUT.h5 [--nx 24 --ny 12] [--version 2]     exit 77 when numpy or h5py is missing
 """
 import argparse
 import sys
@@ -14,6 +15,8 @@ def main():
     ap.add_argument("--nx", type=int, default=24)
     ap.add_argument("--ny", type=int, default=12)
     ap.add_argument("--d", type=int, default=32)
+    ap.add_argument("--version", type=int, choices=(1, 2), default=2)
+    ap.add_argument("--pool-heads", type=int, default=2)
     a = ap.parse_args()
     try:
         import h5py
@@ -26,7 +29,7 @@ def main():
     t = a.nx * a.ny
     with h5py.File(a.out, "w") as f:
         f.attrs["format"] = "aerolbm-surrogate"
-        f.attrs["version"] = 1
+        f.attrs["version"] = np.int64(a.version)
         for k, v in (("d_model", d), ("heads", heads), ("layers", layers), ("mlp_ratio", mlp),
                      ("point_features", 4), ("param_features", 5), ("outputs", 3), ("nx", a.nx), ("ny", a.ny)):
             f.attrs[k] = np.int64(v)
@@ -38,6 +41,11 @@ def main():
         f["norm/param_std"] = np.array([0.015, 0.2, 0.03, 4.0, 0.2], np.float32)
         f["norm/out_mean"] = np.array([0.8, 0.0, -0.1], np.float32)
         f["norm/out_std"] = np.array([0.3, 0.1, 0.5], np.float32)
+        if a.version >= 2:
+            f.attrs["coefficients"] = np.int64(2)
+            f.attrs["pool_heads"] = np.int64(a.pool_heads)
+            f["norm/coef_mean"] = np.array([0.4, 0.12], np.float32)
+            f["norm/coef_std"] = np.array([0.3, 0.05], np.float32)
 
         def lin(name, o, i):
             f[f"weights/{name}.W"] = (rng.standard_normal((o, i)) / np.sqrt(i)).astype(np.float32)
@@ -61,6 +69,11 @@ def main():
             lin(b + "mlp.2", d, mlp * d)
         ln("ln_f")
         lin("head", 3, d)
+        if a.version >= 2:
+            lin("coef.score", a.pool_heads, d)
+            lin("coef.mlp.0", d, (a.pool_heads + 1) * d)
+            lin("coef.mlp.2", 2, d)
+            f["reference/coefficients"] = np.zeros(2, np.float32)
         f["reference/points"] = np.zeros((t, 4), np.float32)
         f["reference/params"] = np.array([0.0, 0.0, 0.12, 0.0, 500.0], np.float32)
         f["reference/output"] = np.zeros((t, 3), np.float32)

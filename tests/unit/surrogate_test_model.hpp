@@ -1,6 +1,7 @@
 #pragma once
 // Test models for the surrogate tests: a small model.h5 with random weights, written with the HDF5 C API exactly
-// as SCHEMA.md lays it out, its reference input being a NACA section on the model's sample grid.
+// as SCHEMA.md lays it out (version 2 with the C_L, C_D head, or version 1 without), its reference input being a
+// NACA section on the model's sample grid.
 #include <hdf5.h>
 
 #include <cstdint>
@@ -20,6 +21,8 @@ namespace aerolbm::test {
 struct TestModelShape {
   int d_model = 32, heads = 4, layers = 2, mlp_ratio = 2;
   surrogate::SampleGrid grid{12, 8, -1.0, 3.0, -1.0, 1.0};
+  int version = 2;     // 1: no coefficient head
+  int pool_heads = 3;  // the coefficient head's pooling heads (version 2)
 };
 
 inline void h5_write(hid_t loc, const std::string& name, const std::vector<float>& v, std::vector<hsize_t> dims) {
@@ -68,10 +71,9 @@ inline std::vector<float> test_points(const surrogate::SampleGrid& g) {
   return surrogate::point_features(g, outline);
 }
 
-// Writes the model; /reference/output is `output` when given, else zeros (to be filled by a reference).
-// `edit` may change the file before it is closed (bad-file tests).
+// Writes the model; /reference/output (and /reference/coefficients) are zeros, to be filled by a reference
+// (tests/surrogate/numpy_reference.py). `edit` may change the file before it is closed (bad-file tests).
 inline void write_test_model(const std::filesystem::path& path, const TestModelShape& s, std::uint32_t seed,
-                             const std::vector<float>* output = nullptr,
                              const std::function<void(hid_t)>& edit = {}) {
   std::mt19937 rng(seed);
   const int D = s.d_model;
@@ -83,7 +85,7 @@ inline void write_test_model(const std::filesystem::path& path, const TestModelS
   };
   const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   h5_attr_string(f, "format", "aerolbm-surrogate");
-  h5_attr_int(f, "version", 1);
+  h5_attr_int(f, "version", s.version);
   h5_attr_int(f, "d_model", D);
   h5_attr_int(f, "heads", s.heads);
   h5_attr_int(f, "layers", s.layers);
@@ -91,6 +93,10 @@ inline void write_test_model(const std::filesystem::path& path, const TestModelS
   h5_attr_int(f, "point_features", 4);
   h5_attr_int(f, "param_features", 5);
   h5_attr_int(f, "outputs", 3);
+  if (s.version >= 2) {
+    h5_attr_int(f, "coefficients", 2);
+    h5_attr_int(f, "pool_heads", s.pool_heads);
+  }
   h5_attr_int(f, "nx", s.grid.nx);
   h5_attr_int(f, "ny", s.grid.ny);
   h5_attr_double(f, "x0", s.grid.x0);
@@ -104,6 +110,10 @@ inline void write_test_model(const std::filesystem::path& path, const TestModelS
   h5_write(norm, "param_std", {0.015f, 0.2f, 0.03f, 4.0f, 0.2f}, {5});
   h5_write(norm, "out_mean", {0.8f, 0.02f, -0.1f}, {3});
   h5_write(norm, "out_std", {0.3f, 0.1f, 0.5f}, {3});
+  if (s.version >= 2) {
+    h5_write(norm, "coef_mean", {0.4f, 0.12f}, {2});
+    h5_write(norm, "coef_std", {0.3f, 0.05f}, {2});
+  }
   H5Gclose(norm);
   const hid_t w = H5Gcreate2(f, "weights", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   auto linear = [&](const std::string& name, int out, int in) {
@@ -130,12 +140,18 @@ inline void write_test_model(const std::filesystem::path& path, const TestModelS
   }
   layer_norm("ln_f");
   linear("head", 3, D);
+  if (s.version >= 2) {
+    linear("coef.score", s.pool_heads, D);
+    linear("coef.mlp.0", D, (s.pool_heads + 1) * D);
+    linear("coef.mlp.2", 2, D);
+  }
   H5Gclose(w);
   const hsize_t T = hsize_t(s.grid.points());
   const hid_t ref = H5Gcreate2(f, "reference", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   h5_write(ref, "points", test_points(s.grid), {T, 4});
   h5_write(ref, "params", {0.02f, 0.4f, 0.12f, 5.0f, 500.0f}, {5});
-  h5_write(ref, "output", output ? *output : std::vector<float>(T * 3, 0.0f), {T, 3});
+  h5_write(ref, "output", std::vector<float>(T * 3, 0.0f), {T, 3});
+  if (s.version >= 2) h5_write(ref, "coefficients", {0.0f, 0.0f}, {2});
   H5Gclose(ref);
   if (edit) edit(f);
   H5Fclose(f);

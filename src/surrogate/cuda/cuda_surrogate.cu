@@ -1,6 +1,8 @@
 // The CUDA forward pass of the surrogate (SCHEMA.md network): cuBLAS GEMMs for every dense layer (fp32 data, TF32
 // tensor-core math), small kernels of our own for bias + GELU, the broadcast of g, LayerNorm; attention through
-// surrogate_attention_cuda. Activations stay on the device; only the inputs go up and the outputs come down.
+// surrogate_attention_cuda. Activations stay on the device; only the inputs go up and the outputs come down. The
+// coefficient head (version 2): its scores by the same GEMM, the softmax over each sequence's tokens by a kernel
+// of our own, the pooled tokens by a batched fp32 GEMM; they come down and the head's MLP runs on the host.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -104,11 +106,51 @@ __global__ void layer_norm_kernel(const float* x, float* y, const float* gamma, 
   for (int c = lane; c < D; c += 32) yr[c] = (xr[c] - mean) * inv * gamma[c] + beta[c];
 }
 
+// Max (is_max) or sum of v over the block (blockDim.x a multiple of 32, at most 1024); every thread gets it.
+// `red` holds 32 floats of shared memory; the closing barrier lets the next call reuse it.
+__device__ float block_reduce(float v, bool is_max, float* red) {
+  for (int o = 16; o > 0; o /= 2) {
+    const float w = __shfl_xor_sync(0xffffffffu, v, o);
+    v = is_max ? fmaxf(v, w) : v + w;
+  }
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0) red[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < int(blockDim.x / 32) ? red[lane] : (is_max ? -INFINITY : 0.0f);
+    for (int o = 16; o > 0; o /= 2) {
+      const float w = __shfl_xor_sync(0xffffffffu, v, o);
+      v = is_max ? fmaxf(v, w) : v + w;
+    }
+    if (lane == 0) red[0] = v;
+  }
+  __syncthreads();
+  v = red[0];
+  __syncthreads();
+  return v;
+}
+
+// The pooling weights in place: s [B·N, P] row-major (the score GEMM's output); block (b, p) replaces column p of
+// sequence b by its softmax over the N tokens.
+__global__ void token_softmax_kernel(float* s, int N, int P) {
+  __shared__ float red[32];
+  const int b = blockIdx.x / P, p = blockIdx.x % P;
+  float* col = s + (long long)b * N * P + p;
+  float mx = -INFINITY;
+  for (int t = threadIdx.x; t < N; t += blockDim.x) mx = fmaxf(mx, col[(long long)t * P]);
+  mx = block_reduce(mx, true, red);
+  float sum = 0.0f;
+  for (int t = threadIdx.x; t < N; t += blockDim.x) sum += expf(col[(long long)t * P] - mx);
+  sum = block_reduce(sum, false, red);
+  const float inv = 1.0f / sum;
+  for (int t = threadIdx.x; t < N; t += blockDim.x) col[(long long)t * P] = expf(col[(long long)t * P] - mx) * inv;
+}
+
 unsigned blocks(long long n, int per) { return unsigned((n + per - 1) / per); }
 
 class CudaSurrogateImpl final : public CudaSurrogate {
  public:
-  explicit CudaSurrogateImpl(const Model& m) : D_(m.d_model), H_(m.heads), M_(m.mlp_ratio) {
+  explicit CudaSurrogateImpl(const Model& m) : D_(m.d_model), H_(m.heads), M_(m.mlp_ratio), P_(m.pool_heads()) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
       throw std::runtime_error("CUDA surrogate: no CUDA device; use --backend cpu");
@@ -138,6 +180,7 @@ class CudaSurrogateImpl final : public CudaSurrogate {
     }
     ln_f_ = upload(m.ln_f);
     head_ = upload(m.head);
+    if (m.coef) score_ = upload(m.coef->score);
   }
 
   ~CudaSurrogateImpl() override {
@@ -150,15 +193,18 @@ class CudaSurrogateImpl final : public CudaSurrogate {
 
   std::string device() const override { return device_; }
 
-  std::vector<float> forward_normalised(const std::vector<float>& points, const std::vector<float>& g, int batch,
-                                        int repeats, CudaTiming* timing) override {
+  CudaPass forward_normalised(const std::vector<float>& points, const std::vector<float>& g, int batch, int repeats,
+                              CudaTiming* timing) override {
     const long long T = (long long)(points.size() / kPointFeatures);  // all sequences' rows
     if (batch < 1 || T % batch != 0 || g.size() != size_t(batch) * size_t(D_))
       throw std::invalid_argument("CUDA surrogate: points and conditioning vectors do not make " +
                                   std::to_string(batch) + " sequences");
     if (T != T_ || batch != B_) allocate(T, batch);
     check(cudaMemcpyAsync(g_.get(), g.data(), g.size() * sizeof(float), cudaMemcpyHostToDevice, stream_), "upload g");
-    std::vector<float> y(size_t(T) * kOutputs);
+    CudaPass pass;
+    std::vector<float>& y = pass.fields;
+    y.resize(size_t(T) * kOutputs);
+    pass.pooled.resize(size_t(batch) * P_ * D_);
     std::vector<float> times;
     for (int r = 0; r <= std::max(1, repeats); ++r) {
       check(cudaEventRecord(start_, stream_), "cudaEventRecord");
@@ -167,6 +213,10 @@ class CudaSurrogateImpl final : public CudaSurrogate {
       run(T);
       check(cudaMemcpyAsync(y.data(), out_.get(), y.size() * sizeof(float), cudaMemcpyDeviceToHost, stream_),
             "download outputs");
+      if (P_ > 0)
+        check(cudaMemcpyAsync(pass.pooled.data(), pooled_.get(), pass.pooled.size() * sizeof(float),
+                              cudaMemcpyDeviceToHost, stream_),
+              "download pooled tokens");
       check(cudaEventRecord(stop_, stream_), "cudaEventRecord");
       check(cudaEventSynchronize(stop_), "forward pass");
       float ms = 0;
@@ -180,7 +230,7 @@ class CudaSurrogateImpl final : public CudaSurrogate {
       timing->median_seconds = rest[rest.size() / 2];
       timing->repeats = int(rest.size());
     }
-    return y;
+    return pass;
   }
 
  private:
@@ -199,6 +249,8 @@ class CudaSurrogateImpl final : public CudaSurrogate {
     hidden_ = Buffer(TD * M_);
     out_ = Buffer(size_t(T) * kOutputs);
     g_ = Buffer(size_t(batch) * D_);
+    scores_ = Buffer(size_t(T) * P_);
+    pooled_ = Buffer(size_t(batch) * P_ * D_);
   }
 
   // Y [T, out] = X [T, in] · Wᵀ (+ beta·Y): row-major Y is column-major Yᵀ = W · Xᵀ with W read transposed.
@@ -245,19 +297,37 @@ class CudaSurrogateImpl final : public CudaSurrogate {
     norm(ln_f_, h_.get(), a_.get(), T);
     gemm(head_, a_.get(), out_.get(), T, 0.0f);
     bias(head_, out_.get(), T, false);
+    if (P_ > 0) pool(T);
   }
 
-  int D_, H_, M_;
+  // The coefficient head's pooling: scores [T, P] = a·scoreᵀ + b, softmax over each sequence's N tokens, then per
+  // sequence pooled [P, D] = weightsᵀ [P, N] · a [N, D] (column-major: pooledᵀ = aᵀ · weights), in full fp32 (no
+  // TF32: a sum over thousands of tokens).
+  void pool(long long T) {
+    gemm(score_, a_.get(), scores_.get(), T, 0.0f);
+    bias(score_, scores_.get(), T, false);
+    const int N = int(T / B_);
+    token_softmax_kernel<<<unsigned(B_ * P_), 256, 0, stream_>>>(scores_.get(), N, P_);
+    check(cudaGetLastError(), "pooling softmax kernel");
+    const float alpha = 1.0f, beta = 0.0f;
+    check(cublasGemmStridedBatchedEx(cublas_, CUBLAS_OP_N, CUBLAS_OP_T, D_, P_, N, &alpha, a_.get(), CUDA_R_32F, D_,
+                                     (long long)N * D_, scores_.get(), CUDA_R_32F, P_, (long long)N * P_, &beta,
+                                     pooled_.get(), CUDA_R_32F, D_, (long long)P_ * D_, B_, CUBLAS_COMPUTE_32F,
+                                     CUBLAS_GEMM_DEFAULT),
+          "cublasGemmStridedBatchedEx (pooling)");
+  }
+
+  int D_, H_, M_, P_;  // P_: pooling heads of the coefficient head, 0 without one
   long long T_ = -1;  // rows of every sequence together
   int B_ = 1;         // sequences
   std::string device_;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
-  DLinear embed0_, embed2_, head_;
+  DLinear embed0_, embed2_, head_, score_;
   std::vector<DBlock> blocks_;
   DNorm ln_f_;
-  Buffer in_, e_, h_, a_, q_, k_, v_, att_, hidden_, out_, g_;
+  Buffer in_, e_, h_, a_, q_, k_, v_, att_, hidden_, out_, g_, scores_, pooled_;
 };
 
 }  // namespace
