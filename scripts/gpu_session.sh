@@ -4,7 +4,7 @@
 # root, with the install bundle in ./bundle:
 #   bash scripts/gpu_session.sh   (logs go to $OUT, or ./gpu-logs)
 # SECTIONS picks parts (default: all): tests default compare restart bench cases output sanitizers long wing farfield
-# (and, only when named: ncu resources channel polar refinement)
+# (and, only when named: ncu resources channel polar refinement surrogate)
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-logs}
 mkdir -p "$OUT"
@@ -130,6 +130,21 @@ if want refinement; then
     | grep -E "differ|OK|FAILED" | tee -a "$OUT/session.log"
   AEROLBM_TEST_BACKEND=cuda timeout 300 "$B/bin/validation_tests" --gtest_filter='Refinement.*:RefinementLong.*' 2>&1 \
     | tee -a "$OUT/refinement_gpu.log" | grep -E "mass|Poiseuille|shear|NACA|OK|FAILED" | tee -a "$OUT/session.log"
+  log "refined cases' speed (kernels/PERFORMANCE.md): two coarse steps recorded as one graph, and one launch at a time"
+  for rec in on off on off; do
+    for b in "cases/naca0012_re1000_aoa5_refined.yaml --steps 100" \
+             "cases/naca0012_re1000_aoa5_refined.yaml --set geometry.chord_cells=256 --steps 100"; do
+      AEROLBM_REFINED_RECORDING=$rec timeout 90 "$A" bench --case $b --variants pull --precision fp32 --repeats 3 2>&1 \
+        | grep -E -A1 "^pull" | sed "s/^/recording $rec: /" | tee -a "$OUT/session.log"
+    done
+  done
+  for b in "cases/stl_example.yaml --set refinement.boxes=[[-1.0,-1.0,-1.0,2.0,1.0,1.0]] --steps 50" \
+           "cases/wing_naca0012_ar4.yaml --set refinement.boxes=[[-0.6,-0.5,0.0,1.6,0.5,2.4]] --steps 30" \
+           "cases/cylinder_re3900.yaml --set domain.size_chords=[20,16,3.125] --set domain.body_position_chords=[6,8,1.5625] --set refinement.boxes=[[-1.0,-1.5,-1.5625,4.0,1.5,1.5625]] --steps 20"; do
+    echo "$b" | tee -a "$OUT/session.log"
+    timeout 120 "$A" bench --case $b --variants pull --precision fp32 --repeats 3 2>&1 | grep -E -A1 "^pull" \
+      | tee -a "$OUT/session.log"
+  done
 fi
 if want long; then
   log "long validation on the GPU"
@@ -174,5 +189,14 @@ if want polar; then
     --model postprocess/surrogate/model.h5 --backend cuda --repeats 20 -o /tmp/polar --overwrite \
     > "$OUT/polar.log" 2>&1
   grep -E "predicted" "$OUT/polar.log" | tee -a "$OUT/session.log"; cp /tmp/polar/polar.csv /tmp/polar/summary.json "$OUT/" 2>/dev/null
+fi
+if want surrogate; then
+  # The surrogate retrained with its C_L, C_D head (model.h5 version 2, docs/surrogate.md): sweep -> train ->
+  # evaluate -> export, about 5 minutes on an H200; the head's metrics are metrics.md's second table.
+  log "surrogate: CUDA tests, then retrain with the coefficient head"
+  timeout 120 "$B/bin/gpu_tests" --gtest_filter='SurrogateCuda.*' 2>&1 | tee "$OUT/surrogate_gpu_tests.log" \
+    | grep -E "rel\. error|OK|FAILED" | tee -a "$OUT/session.log"
+  AEROLBM=$A OUT=$OUT/surrogate timeout 500 bash postprocess/surrogate/run_all.sh > "$OUT/surrogate_run_all.log" 2>&1
+  echo "run_all exit $?" | tee -a "$OUT/session.log"; head -n 40 "$OUT/surrogate/metrics.md" 2>/dev/null | tee -a "$OUT/session.log"
 fi
 log "end $(date -u)"
