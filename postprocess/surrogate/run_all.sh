@@ -5,7 +5,10 @@
 # Env: OUT (results: model.h5, metrics.md/json, train_log.csv, logs; default ./surrogate-out), WORK (dataset.h5
 # and the training folder; default /tmp/surrogate-work), AEROLBM (default ./bundle/bin/aerolbm), PYTHON (default
 # python3), SWEEP (default postprocess/surrogate/sweep.yaml), CONFIG (default postprocess/surrogate/config.json),
-# SWEEP_ARGS (extra arguments for `aerolbm sweep`). An existing $WORK/dataset.h5 from the same sweep file is reused.
+# SWEEP_ARGS (extra arguments for `aerolbm sweep`), SWEEP_TIME_LIMIT (seconds: `aerolbm sweep --time-limit`; the
+# script then exits 3 when the sweep stopped with cases left: call it again to continue). An existing
+# $WORK/dataset.h5 from the same sweep file is reused; a stopped or killed sweep ($WORK/dataset.h5.partial)
+# continues where it stopped.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 OUT=${OUT:-$PWD/surrogate-out}
@@ -30,13 +33,25 @@ grep -qE "^Usage:.*\bsweep\b" <<< "$sweep_help" || { log "error: $AEROLBM has no
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$LOG"
 
 DATASET=$WORK/dataset.h5
-if [ -f "$DATASET" ] && cmp -s "$SWEEP" "$WORK/dataset.sweep.yaml"; then
+if [ -f "$DATASET" ] && [ ! -d "$DATASET.partial" ] && cmp -s "$SWEEP" "$WORK/dataset.sweep.yaml"; then
   log "sweep: reusing $DATASET (made from the same $SWEEP)"
 else
-  log "sweep: $SWEEP -> $DATASET"
+  if [ -d "$DATASET.partial" ]; then
+    log "sweep: continuing the stopped sweep in $DATASET.partial ($SWEEP -> $DATASET)"
+  else
+    log "sweep: $SWEEP -> $DATASET"
+    : > "$OUT/sweep.log"
+  fi
   rm -f "$DATASET" "$WORK/dataset.sweep.yaml"
   start=$SECONDS
-  "$AEROLBM" sweep "$SWEEP" --out "$DATASET" ${SWEEP_ARGS:-} 2>&1 | tee "$OUT/sweep.log" | tail -n 5
+  rc=0
+  "$AEROLBM" sweep "$SWEEP" --out "$DATASET" ${SWEEP_TIME_LIMIT:+--time-limit "$SWEEP_TIME_LIMIT"} ${SWEEP_ARGS:-} \
+    2>&1 | tee -a "$OUT/sweep.log" | tail -n 5 || rc=${PIPESTATUS[0]}
+  if [ "$rc" -eq 3 ]; then
+    log "sweep stopped before SWEEP_TIME_LIMIT=${SWEEP_TIME_LIMIT:-} s after $((SECONDS - start)) s; its finished cases are in $DATASET.partial: run this script again (same WORK, SWEEP) to continue"
+    exit 3
+  fi
+  [ "$rc" -eq 0 ] || { log "error: the sweep exited with status $rc (see $OUT/sweep.log)"; exit "$rc"; }
   cp "$SWEEP" "$WORK/dataset.sweep.yaml"
   log "sweep took $((SECONDS - start)) s"
 fi

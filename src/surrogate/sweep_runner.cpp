@@ -3,9 +3,11 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "kernels/backend.hpp"
@@ -132,6 +134,15 @@ std::vector<Case> build_sweep_cases(const SweepSpec& s, const std::vector<SweepC
 
 std::vector<CaseResult> run_sweep(const SweepSpec& s, const std::vector<Case>& cases, const SweepOptions& opt,
                                   std::string* backend_used) {
+  std::vector<CaseResult> results(cases.size());
+  run_sweep_cases(s, cases, std::vector<bool>(cases.size(), false), opt, results, nullptr, backend_used);
+  return results;
+}
+
+std::size_t run_sweep_cases(const SweepSpec& s, const std::vector<Case>& cases, const std::vector<bool>& have,
+                            const SweepOptions& opt, std::vector<CaseResult>& results, const CaseFinished& finished,
+                            std::string* backend_used) {
+  using Clock = std::chrono::steady_clock;
   const bool cuda = resolve_backend(opt.backend) == BackendKind::Cuda;
   const int hw = std::max(1, int(std::thread::hardware_concurrency()));
   // CPU: one single-threaded case per core. Small 2D lattices step in well under a millisecond, so OpenMP's
@@ -142,19 +153,40 @@ std::vector<CaseResult> run_sweep(const SweepSpec& s, const std::vector<Case>& c
   workers = std::max(1, std::min<int>(workers, int(cases.size())));
   AveragedRunOptions ro;
   ro.backend = cuda ? BackendKind::Cuda : BackendKind::Cpu;
-  ro.threads = cuda ? 1 : std::max(1, cpu_threads / workers);
+  ro.threads = cuda ? 1 : std::max(1, cpu_threads / workers);  // from the whole sweep: the same in every call
   if (backend_used) *backend_used = backend_name(ro.backend);
-  spdlog::info("sweep: {} cases on {}, {} at a time{}", cases.size(), backend_name(ro.backend), workers,
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    if (!have[i]) todo.push_back(i);
+  const int pool_size = std::max(1, std::min<int>(workers, int(todo.size())));
+  spdlog::info("sweep: {} cases on {}, {} at a time{}", todo.size(), backend_name(ro.backend), pool_size,
                cuda ? std::string(" (one CUDA stream each)") : fmt::format(" ({} threads each)", ro.threads));
+  results.resize(cases.size());
 
-  std::vector<CaseResult> results(cases.size());
-  std::atomic<std::size_t> next{0}, done{0};
-  std::mutex log_mutex;
+  std::size_t next = 0, started = 0, done = cases.size() - todo.size();
+  double longest = 0;  // the longest case finished in this call, seconds
+  bool stopped = false;
+  std::exception_ptr failure;
+  std::mutex mutex;  // next, started, done, longest, stopped, the log and `finished`
+  // The next case to run, or none: all taken, or the deadline too close for another.
+  auto take = [&]() -> std::optional<std::size_t> {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (stopped || next >= todo.size()) return std::nullopt;
+    if (opt.deadline && started > 0) {
+      const double expected = 1.1 * (longest > 0 ? longest : opt.expected_case_wall);
+      if (Clock::now() + std::chrono::duration<double>(expected) > *opt.deadline) {
+        stopped = true;
+        return std::nullopt;
+      }
+    }
+    ++started;
+    return todo[next++];
+  };
   auto worker = [&]() {
-    for (;;) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= cases.size()) return;
+    while (const auto taken = take()) {
+      const std::size_t i = *taken;
       const Case& c = cases[i];
+      const auto t0 = Clock::now();
       CaseResult r;
       try {
         const LatticeUnits u = lattice_units(c);
@@ -165,22 +197,33 @@ std::vector<CaseResult> run_sweep(const SweepSpec& s, const std::vector<Case>& c
         r.ok = false;
         r.error = e.what();
       }
-      const std::size_t n = ++done;
+      r.wall = std::chrono::duration<double>(Clock::now() - t0).count();
       {
-        std::lock_guard<std::mutex> lock(log_mutex);
+        std::lock_guard<std::mutex> lock(mutex);
+        const std::size_t n = ++done;
+        longest = std::max(longest, r.wall);
         if (r.ok)
           spdlog::info("[{}/{}] {}: Cl {:.4f}, Cd {:.4f} in {:.2f} s", n, cases.size(), c.name, r.cl, r.cd,
                        r.seconds);
         else
           spdlog::warn("[{}/{}] {} failed: {}", n, cases.size(), c.name, r.error);
+        if (finished && !failure) {
+          try {
+            finished(i, r);
+          } catch (...) {  // keeping the case failed (a full disk): stop, and throw it after the join
+            failure = std::current_exception();
+            stopped = true;
+          }
+        }
       }
       results[i] = std::move(r);
     }
   };
   std::vector<std::thread> pool;
-  for (int w = 0; w < workers; ++w) pool.emplace_back(worker);
+  for (int w = 0; w < pool_size && !todo.empty(); ++w) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
-  return results;
+  if (failure) std::rethrow_exception(failure);
+  return started;
 }
 
 }  // namespace aerolbm::surrogate

@@ -19,6 +19,77 @@ expect_bad "sweep: off-table thickness" "bad_sweep.yaml:9" sweep "$WORK/bad_swee
 sed 's/^sampling: random/sampling: randm/' "$WORK/bad_sweep.yaml" > "$WORK/bad2.yaml"
 expect_bad "sweep: bad choice" "did you mean 'random'" sweep "$WORK/bad2.yaml" --out "$WORK/ds.h5" --backend cpu
 
+# A sweep that stops and continues (progress store DATASET.partial): 3 tiny cases, one at a time, run whole; then
+# stopped by --time-limit after its first case (exit 3) and continued; then killed (kill -9) once its first case
+# is kept, and continued. Both continued datasets must equal the whole run's in every dataset but the wall times,
+# and in every attribute.
+sweep_yaml() {  # $1: seed
+  printf 'format: aerolbm-sweep\nversion: 1\nbase_case: %s\nset:\n  geometry.chord_cells: 16\n  domain.size_chords: [6, 3]\n  domain.body_position_chords: [2, 1.5]\ntime:\n  convective_times: 40\n  average_last: 1\nsample_grid: {nx: 32, ny: 16, x: [-1.0, 3.0], y: [-1.0, 1.0]}\nsurface_points: 32\nsampling: random\ncount: 3\nseed: %s\nparameters:\n  camber: {values: [0.0, 0.02]}\n  camber_position: {values: [0.4]}\n  thickness: {values: [0.12]}\n  aoa_deg: {range: [0.0, 6.0]}\n  reynolds: {values: [150]}\nsplit: {test_fraction: 0.34}\n' "$SRC/cases/naca0012_re1000_aoa5.yaml" "$1"
+}
+sweep_yaml 5 > "$WORK/resume.yaml"
+SW=(sweep "$WORK/resume.yaml" --backend cpu --concurrent 1 --threads 1)
+cases_kept() { ls "$1.partial" 2>/dev/null | grep -c '^case_.*\.h5$'; }
+"$BIN" "${SW[@]}" --out "$WORK/whole.h5" > "$WORK/log" 2>&1 || { cat "$WORK/log"; fail "sweep: the whole run failed"; }
+[ -f "$WORK/whole.h5" ] && [ ! -e "$WORK/whole.h5.partial" ] || fail "sweep: no dataset, or the progress store was left behind"
+# Stopped by the time limit: the first case always starts, and 0.1 s is shorter than it takes (0.3 s on a shared
+# 2-core machine: 40 convective times at 16 cells per chord).
+"$BIN" "${SW[@]}" --out "$WORK/limited.h5" --time-limit 0.1 > "$WORK/log" 2>&1 && rc=0 || rc=$?
+n=$(cases_kept "$WORK/limited.h5")
+if [ $rc -ne 3 ] || [ -e "$WORK/limited.h5" ] || [ "$n" -ne 1 ] || ! grep -q "1 of 3 cases done" "$WORK/log"; then
+  echo "FAIL sweep --time-limit: exit $rc (expected 3), $n cases kept (expected 1), dataset written or not:"; cat "$WORK/log"; failed=1
+else
+  echo "ok   sweep --time-limit stops after one case (exit 3)"
+fi
+# With a case's time known, a limit shorter than it starts nothing: exit 2, the store untouched.
+NO_OUTPUT=("$WORK/limited.h5")
+expect_bad "sweep --time-limit shorter than a case" "Give a longer --time-limit" "${SW[@]}" --out "$WORK/limited.h5" --time-limit 0.1
+[ "$(cases_kept "$WORK/limited.h5")" -eq 1 ] || { echo "FAIL: the refused call changed the progress store"; failed=1; }
+# Another sweep file (a different seed) must not continue this store.
+sweep_yaml 6 > "$WORK/other.yaml"
+expect_bad "sweep: progress store of another sweep" "limited.h5.partial belongs to another sweep file" \
+  sweep "$WORK/other.yaml" --backend cpu --concurrent 1 --threads 1 --out "$WORK/limited.h5"
+[ "$(cases_kept "$WORK/limited.h5")" -eq 1 ] || { echo "FAIL: the other sweep changed the progress store"; failed=1; }
+NO_OUTPUT=("$WORK/out" "$WORK/ds.h5")
+"$BIN" "${SW[@]}" --out "$WORK/limited.h5" > "$WORK/log" 2>&1 || { cat "$WORK/log"; fail "sweep: continuing after --time-limit failed"; }
+grep -q "1 of 3 cases done, 2 left" "$WORK/log" || { echo "FAIL: the continued sweep did not start from the store:"; cat "$WORK/log"; failed=1; }
+[ ! -e "$WORK/limited.h5.partial" ] || { echo "FAIL: the progress store is left after the sweep ended"; failed=1; }
+# Killed (kill -9) once the first case is kept, before the second ends.
+"$BIN" "${SW[@]}" --out "$WORK/killed.h5" > "$WORK/log" 2>&1 &
+pid=$!
+for _ in $(seq 600); do [ "$(cases_kept "$WORK/killed.h5")" -ge 1 ] && break; sleep 0.05; done
+kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; pid=
+n=$(cases_kept "$WORK/killed.h5")
+if [ "$n" -lt 1 ] || [ "$n" -ge 3 ] || [ -e "$WORK/killed.h5" ]; then
+  echo "FAIL sweep kill -9: $n of 3 cases kept at the kill (expected 1 or 2), or a dataset written:"; cat "$WORK/log"; failed=1
+fi
+"$BIN" "${SW[@]}" --out "$WORK/killed.h5" > "$WORK/log" 2>&1 || { cat "$WORK/log"; fail "sweep: continuing after kill -9 failed"; }
+grep -q "$n of 3 cases done" "$WORK/log" || { echo "FAIL: the sweep after kill -9 did not start from the store:"; cat "$WORK/log"; failed=1; }
+"$PY" - "$WORK/whole.h5" "$WORK/limited.h5" "$WORK/killed.h5" <<'PYEOF' || failed=1
+import sys, h5py, numpy as np
+def items(path):
+    out = {}
+    with h5py.File(path, "r") as f:
+        def visit(name, obj):
+            key = "/" + name
+            out[key + "@"] = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in obj.attrs.items()}
+            if isinstance(obj, h5py.Dataset):
+                out[key] = (obj.dtype.str, obj.shape, obj[()].tobytes())
+        visit("", f); f.visititems(visit)
+    return out
+whole = items(sys.argv[1])
+assert whole["/params"][1] == (3, 5) and whole["/timing/seconds"][1] == (3,), whole["/params"][:2]
+assert whole["/@"]["failed_cases"] == "" and whole["/@"]["backend"] == "cpu", whole["/@"]
+for other in sys.argv[2:]:
+    got = items(other)
+    assert got.keys() == whole.keys(), (other, sorted(set(got) ^ set(whole)))
+    for k in whole:
+        if k == "/timing/seconds":  # the cases' wall times differ from run to run
+            assert got[k][:2] == whole[k][:2], (other, k)
+        else:
+            assert got[k] == whole[k], (other, k, "differs from the whole run's")
+print("ok   sweep continued after --time-limit and after kill -9: datasets equal the whole run's")
+PYEOF
+
 "$PY" "$SRC/tests/surrogate/write_random_model.py" "$WORK/model.h5"
 rc=$?
 if [ $rc -eq 77 ]; then echo "SKIPPED (numpy/h5py missing): the predict runs"; exit $failed; fi
