@@ -75,15 +75,16 @@ RefinedBox box(std::int64_t x0, std::int64_t x1, std::int64_t y0, std::int64_t y
   return b;
 }
 
+struct Stack {
+  const char* name;
+  Stencil s;
+  DomainData d;
+  std::vector<RefinedBox> boxes;
+  bool slip_z = false;
+};
+
 TEST(RefinementCuda, CpuAndCudaBitIdentical) {
-  struct Setup {
-    const char* name;
-    Stencil s;
-    DomainData d;
-    std::vector<RefinedBox> boxes;
-    bool slip_z = false;
-  };
-  const std::vector<Setup> setups = {
+  const std::vector<Stack> setups = {
       {"D2Q9, a box", Stencil::D2Q9, fluid_grid(48, 32, 1), {box(12, 36, 8, 24, 0, 1)}},
       {"D2Q9, three levels", Stencil::D2Q9, fluid_grid(48, 40, 1), {box(10, 38, 6, 34, 0, 1), box(28, 52, 26, 50, 0, 1)}},
       {"D3Q19, a box", Stencil::D3Q19, fluid_grid(20, 16, 12), {box(5, 15, 4, 12, 3, 9)}},
@@ -102,7 +103,7 @@ TEST(RefinementCuda, CpuAndCudaBitIdentical) {
       std::printf("%s after %d steps, level %zu: %zu own stored values differ\n", setups[0].name, steps, l, differ);
     }
   }
-  for (const Setup& s : setups) {
+  for (const Stack& s : setups) {
     std::vector<double> start;
     const Levels cpu = run(BackendKind::Cpu, s.s, prec, s.d, s.boxes, start, 37, s.slip_z);
     const Levels gpu = run(BackendKind::Cuda, s.s, prec, s.d, s.boxes, start, 37, s.slip_z);
@@ -137,17 +138,11 @@ TEST(RefinementCuda, CpuAndCudaBitIdentical) {
 // record) and as chunks of 3 (a replay and a single step, so that the replays start from either lattice of level 0
 // and two recordings are used), every level's stored values and what is in transit, in 2D with three levels and 3D.
 TEST(RefinementCuda, RecordedCoarseStepsMatchStepsOneAtATime) {
-  struct Setup {
-    const char* name;
-    Stencil s;
-    DomainData d;
-    std::vector<RefinedBox> boxes;
-  };
-  const std::vector<Setup> setups = {
+  const std::vector<Stack> setups = {
       {"D2Q9, three levels", Stencil::D2Q9, fluid_grid(48, 40, 1), {box(10, 38, 6, 34, 0, 1), box(28, 52, 26, 50, 0, 1)}},
       {"D3Q19, a box", Stencil::D3Q19, fluid_grid(20, 16, 12), {box(5, 15, 4, 12, 3, 9)}},
   };
-  for (const Setup& s : setups) {
+  for (const Stack& s : setups) {
     std::vector<double> start;
     const Levels one = run(BackendKind::Cuda, s.s, Precision::FP32, s.d, s.boxes, start, 37, false, 1);
     for (int chunk : {0, 3}) {

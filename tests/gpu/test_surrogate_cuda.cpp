@@ -22,15 +22,7 @@
 namespace aerolbm::surrogate {
 namespace {
 
-// ||a − b|| / ||b|| of the (C_L, C_D) vectors.
-double coefficient_error(const std::array<float, kCoefficients>& a, const std::array<float, kCoefficients>& b) {
-  double num = 0, den = 0;
-  for (int i = 0; i < kCoefficients; ++i) {
-    num += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
-    den += double(b[i]) * b[i];
-  }
-  return std::sqrt(num) / std::max(std::sqrt(den), 1e-30);
-}
+using test::coefficient_error;
 
 double relative_error(const std::vector<float>& a, const std::vector<float>& b, int channels) {
   double worst = 0;

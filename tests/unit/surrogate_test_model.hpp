@@ -4,6 +4,9 @@
 // NACA section on the model's sample grid.
 #include <hdf5.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -17,6 +20,17 @@
 #include "src/surrogate/model.hpp"
 
 namespace aerolbm::test {
+
+// ||a − b|| / ||b|| of the (C_L, C_D) vectors (numpy_forward.py's coefficient_error).
+inline double coefficient_error(const std::array<float, surrogate::kCoefficients>& a,
+                                const std::array<float, surrogate::kCoefficients>& b) {
+  double num = 0, den = 0;
+  for (int i = 0; i < surrogate::kCoefficients; ++i) {
+    num += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
+    den += double(b[i]) * b[i];
+  }
+  return std::sqrt(num) / std::max(std::sqrt(den), 1e-30);
+}
 
 struct TestModelShape {
   int d_model = 32, heads = 4, layers = 2, mlp_ratio = 2;

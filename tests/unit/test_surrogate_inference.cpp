@@ -19,6 +19,7 @@
 namespace aerolbm::surrogate {
 namespace {
 
+using test::coefficient_error;
 using test::TempDir;
 
 // max over output channels of ||a_c − b_c|| / ||b_c|| (the definition numpy_forward.py uses).
@@ -33,16 +34,6 @@ double relative_error(const std::vector<float>& a, const std::vector<float>& b, 
     worst = std::max(worst, std::sqrt(num) / std::max(std::sqrt(den), 1e-30));
   }
   return worst;
-}
-
-// ||a − b|| / ||b|| of the (C_L, C_D) vectors (numpy_forward.py's coefficient_error).
-double coefficient_error(const std::array<float, kCoefficients>& a, const std::array<float, kCoefficients>& b) {
-  double num = 0, den = 0;
-  for (int i = 0; i < kCoefficients; ++i) {
-    num += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
-    den += double(b[i]) * b[i];
-  }
-  return std::sqrt(num) / std::max(std::sqrt(den), 1e-30);
 }
 
 // Writes a random test model and fills its reference outputs with numpy_forward.py; false: Python is missing.
