@@ -5,6 +5,8 @@
 // fine sub-step, the second with the coalescence into the coarse ring. The arithmetic is
 // kernels/physics/refinement.hpp's, as on the host (-fmad=false: the same rounding), so CPU and CUDA refined runs
 // stay bit-identical.
+#include <cuda_fp16.h>
+
 #include <stdexcept>
 #include <vector>
 
@@ -155,7 +157,11 @@ std::unique_ptr<LevelCoupling> make_cuda_level_coupling(Backend& coarse, Backend
     return std::make_unique<cuda::CudaLevelCoupling<float>>(coarse, fine, tables);
   if (coarse.population_bytes() == sizeof(double))
     return std::make_unique<cuda::CudaLevelCoupling<double>>(coarse, fine, tables);
-  throw std::invalid_argument("refinement: fp32 or fp64 storage only");
+  // fp16s: the shifted populations in half precision (the backend's own conversions, T(v) and float(v)); the
+  // hand-over's arithmetic stays in double.
+  if (coarse.population_bytes() == sizeof(__half))
+    return std::make_unique<cuda::CudaLevelCoupling<__half>>(coarse, fine, tables);
+  throw std::invalid_argument("refinement: fp32, fp64 or fp16s storage only");
 }
 
 }  // namespace aerolbm

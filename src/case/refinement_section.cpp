@@ -143,9 +143,6 @@ void check_refinement(const SectionReader& root, const Case& c) {
     r.problem(key, expected, got, hint);
   };
   // What this form of refinement does not carry yet.
-  if (c.precision == Precision::FP16S)
-    refuse("lattice.precision fp32 or fp64 with refinement", "fp16s",
-           "Refined levels store fp32 or fp64 populations; set lattice.precision: fp32.");
   if (c.kernel != KernelVariant::Auto && c.kernel != KernelVariant::Pull)
     refuse("lattice.kernel pull or auto with refinement", kernel_name(c.kernel),
            "Refined levels run the two-lattice pull kernel; set lattice.kernel: pull (or auto).");

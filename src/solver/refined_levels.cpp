@@ -165,8 +165,6 @@ PhysicsParams finer_params(PhysicsParams p) {
 RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const DomainData& coarse,
                              const PhysicsParams& p, const std::vector<RefinedBox>& boxes,
                              const std::vector<const DomainData*>& level_grids, bool plan_only) {
-  if (cfg.precision == Precision::FP16S)
-    refuse("fp16s storage is not refined yet (lattice.precision: fp32 or fp64)");
   if (cfg.kernel != KernelVariant::Auto && cfg.kernel != KernelVariant::Pull)
     refuse("refined levels run the pull kernel (lattice.kernel: pull or auto)");
   if (coarse.global_n[0] > 0 || coarse.global_n[1] > 0 || coarse.global_n[2] > 0)

@@ -46,8 +46,8 @@ class RefinedLevels : public Backend {
   // level_grids[ℓ] (optional, may be shorter or hold nulls): the domain at level ℓ + 1's resolution, whole or the
   // part that holds the level's box and band (build_domain with a region), whose cells there are taken. Throws
   // std::invalid_argument for a box that is not inside its level with room for the bands, or that holds what this
-  // form does not refine (a body, an inlet or outlet in a band or without a grid of its own, fp16s storage, a
-  // kernel other than pull).
+  // form does not refine (a body, an inlet or outlet in a band or without a grid of its own, a kernel
+  // other than pull; fp16s storage is the CUDA backend's, as without refinement).
   // `plan_only` (`aerolbm check`): the levels' grids and hand-over tables are built and checked as for a run, but
   // no backend is made (no lattice allocated); only levels(), domain(), params(), owned() and
   // cell_updates_per_step() may then be called.

@@ -1,19 +1,21 @@
 // Refined levels (src/solver/refined_levels.hpp) on the CUDA backend: the same run as on the CPU backend, every
 // level's own cells and the values in transit between the levels bit for bit equal (the levels step with
 // bit-identical kernels; the interfaces are handed over by the same arithmetic, kernels/physics/refinement.hpp, on
-// the host for the CPU and in device kernels for CUDA, kernels/level_coupling.hpp), for D2Q9 and D3Q19 in fp32 (the
-// CUDA backend's storage that refinement takes), with a box whose corners take the mean rule, a three-level stack
-// and a box on a free-slip face (its interfaces end there: the mirrored hand-over). The cells a level does
-// not own (its band, the cells under the next box) are overwritten by the coupling before any own cell reads them;
-// what the backends leave there between couplings is not part of the state and is only counted.
+// the host for the CPU and in device kernels for CUDA, kernels/level_coupling.hpp), for D2Q9 and D3Q19 in fp32, with
+// a box whose corners take the mean rule, a three-level stack and a box on a free-slip face (its interfaces end
+// there: the mirrored hand-over); fp16s, which the CPU backend does not store, against the fp32 run. The cells a
+// level does not own (its band, the cells under the next box) are overwritten by the coupling before any own cell
+// reads them; what the backends leave there between couplings is not part of the state and is only counted.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "kernels/backend.hpp"
+#include "kernels/backend_factory.hpp"
 #include "src/solver/refined_levels.hpp"
 #include "tests/validation/harness.hpp"
 
@@ -24,6 +26,7 @@ struct Levels {
   std::vector<std::vector<double>> f;   // per level: Q × cells
   std::vector<std::vector<bool>> owned;  // per level: per cell
   std::vector<double> transit;           // what is in transit between the levels (after every level's state)
+  double mass_start = 0, mass_end = 0;   // RefinedLevels::mass() once the start is written, and after the run
 };
 
 // `start`: the state to start from (RefinedLevels::read_populations of the CPU run's initial state), so that both
@@ -49,12 +52,15 @@ Levels run(BackendKind which, Stencil s, Precision prec, const DomainData& d, co
   r.initialize();
   if (start.empty()) r.read_populations(start);
   else r.write_populations(start);
+  const double mass_start = r.mass();
   if (chunk <= 0) {
     r.run(steps);
   } else {
     for (int done = 0; done < steps; done += chunk) r.run(std::min(chunk, steps - done));
   }
   Levels out;
+  out.mass_start = mass_start;
+  out.mass_end = r.mass();
   out.f.resize(std::size_t(r.levels()));
   out.owned.resize(std::size_t(r.levels()));
   for (int l = 0; l < r.levels(); ++l) {
@@ -164,6 +170,58 @@ TEST(RefinementCuda, RecordedCoarseStepsMatchStepsOneAtATime) {
       for (const auto& f : rec.f) moved.insert(moved.end(), f.begin(), f.end());
       EXPECT_NE(moved, std::vector<double>(start.begin(), start.begin() + std::ptrdiff_t(moved.size()))) << s.name;
     }
+  }
+}
+
+// fp16s storage (the shifted populations in half precision, CUDA only) on refined levels: the hand-over reads and
+// writes half values and computes in double, as for fp32. There is no CPU fp16s to compare bit for bit, so the run
+// is held against the fp32 run from the same start, the same steps: per level, the velocity of the own cells within
+// 2 % (relative L2; a hand-over that read or wrote the half lattices wrongly moves the fine level by O(1)), and the
+// mass of all levels with what is in transit kept to 10⁻⁴ of itself over the run (fp32: the mean rule's drift at a
+// box's corners, docs/grid_refinement.md; fp16s adds the rounding of every stored value every step).
+TEST(RefinementCuda, Fp16sStorageFollowsFp32) {
+  const std::vector<Stack> setups = {
+      {"D2Q9, three levels", Stencil::D2Q9, fluid_grid(48, 40, 1), {box(10, 38, 6, 34, 0, 1), box(28, 52, 26, 50, 0, 1)}},
+      {"D3Q19, a box", Stencil::D3Q19, fluid_grid(20, 16, 12), {box(5, 15, 4, 12, 3, 9)}},
+      {"D3Q19, a box on a free-slip face", Stencil::D3Q19, fluid_grid(20, 16, 12), {box(5, 15, 4, 12, 0, 6)}, true},
+  };
+  for (const Stack& s : setups) {
+    std::vector<double> start;
+    const Levels full = run(BackendKind::Cuda, s.s, Precision::FP32, s.d, s.boxes, start, 37, s.slip_z);
+    const Levels half = run(BackendKind::Cuda, s.s, Precision::FP16S, s.d, s.boxes, start, 37, s.slip_z);
+    ASSERT_EQ(full.f.size(), half.f.size());
+    with_lattice(s.s, [&](auto l) {
+      using L = decltype(l);
+      for (std::size_t lv = 0; lv < full.f.size(); ++lv) {
+        const std::size_t cells = full.owned[lv].size();
+        double diff2 = 0, norm2 = 0;
+        for (std::size_t n = 0; n < cells; ++n) {
+          if (!full.owned[lv][n]) continue;
+          double rho[2] = {1, 1}, j[2][3] = {};
+          for (int k = 0; k < 2; ++k) {
+            const std::vector<double>& f = (k == 0 ? full : half).f[lv];
+            for (int i = 0; i < L::Q; ++i) {
+              const double v = f[std::size_t(i) * cells + n];  // shifted: f − w
+              rho[k] += v;
+              for (int a = 0; a < L::D; ++a) j[k][a] += L::c(i, a) * v;
+            }
+          }
+          for (int a = 0; a < L::D; ++a) {
+            const double u32 = j[0][a] / rho[0], u16 = j[1][a] / rho[1];
+            diff2 += (u16 - u32) * (u16 - u32);
+            norm2 += u32 * u32;
+          }
+        }
+        const double rel = std::sqrt(diff2 / norm2);
+        std::printf("%s, level %zu: fp16s velocity against fp32's, relative L2 %.3e\n", s.name, lv, rel);
+        EXPECT_GT(norm2, 0.0) << s.name << ", level " << lv;
+        EXPECT_LT(rel, 2e-2) << s.name << ", level " << lv;
+      }
+    });
+    const double drift32 = std::abs(full.mass_end - full.mass_start) / full.mass_start;
+    const double drift16 = std::abs(half.mass_end - half.mass_start) / half.mass_start;
+    std::printf("%s: mass drift over the run fp32 %.3e, fp16s %.3e\n", s.name, drift32, drift16);
+    EXPECT_LT(drift16, 1e-4) << s.name;
   }
 }
 

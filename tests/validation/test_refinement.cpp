@@ -20,6 +20,7 @@
 #include "src/case/make_body.hpp"
 #include "src/solver/case_backend.hpp"
 #include "src/solver/domain.hpp"
+#include "src/solver/backend_select.hpp"
 #include "src/solver/refined_levels.hpp"
 #include "src/solver/simulation.hpp"
 #include "tests/validation/harness.hpp"
@@ -426,14 +427,14 @@ TEST(Refinement, RefusesWhatItDoesNotRefineYet) {
   // BoxOnASymmetryFaceHandsOverWhatTheMirroredDomainDoes).
   EXPECT_THROW(RefinedLevels(BackendKind::Cpu, config(Stencil::D2Q9), fluid_grid(32, 16), p, {box(8, 24, 0, 8)}),
                std::invalid_argument);
-  // A band over the periodic seam, a box one cell from the wall, fp16s storage.
+  // A band over the periodic seam, a box one cell from the wall, fp16s storage on the CPU backend (which has none).
   EXPECT_THROW(RefinedLevels(BackendKind::Cpu, config(Stencil::D2Q9), fluid_grid(32, 16), p, {box(0, 16, 4, 12)}),
                std::invalid_argument);
   EXPECT_THROW(RefinedLevels(BackendKind::Cpu, config(Stencil::D2Q9), fluid_grid(32, 16), p, {box(8, 24, 1, 12)}),
                std::invalid_argument);
   EXPECT_THROW(RefinedLevels(BackendKind::Cpu, config(Stencil::D2Q9, Precision::FP16S), fluid_grid(32, 16), p,
                              {box(8, 24, 4, 12)}),
-               std::invalid_argument);
+               BackendUnavailable);
   // And the one that is fine.
   EXPECT_NO_THROW(RefinedLevels(BackendKind::Cpu, config(Stencil::D2Q9), fluid_grid(32, 16), p, {box(8, 24, 4, 12)}));
 }
