@@ -51,6 +51,13 @@ class LevelCoupling {
   // coarse level's ring gets the coalesced sums (the children's mean of this state for a direction without
   // crossings), ready for the coarse step that follows the fine ones.
   virtual void before_sub_step(int sub) = 0;
+  // explode() and before_sub_step(0) together: the two are independent (the explosion writes the fine level's
+  // band, the crossings read its own cells), so the device form runs them as one launch, one kernel fewer to wait
+  // for per interface and coarse step; the same values either way.
+  virtual void explode_and_first_crossings() {
+    explode();
+    before_sub_step(0);
+  }
   // pending = ½ the crossings of the fine level's current state (after the states were written).
   virtual void restart_pending() = 0;
   // What is in transit (ring × Q, shifted values times their weights), in double; read waits for the work queued.

@@ -7,7 +7,9 @@
 // stay bit-identical.
 #include <cuda_fp16.h>
 
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "kernels/cuda/cuda_check.cuh"
@@ -31,6 +33,22 @@ __global__ void crossings_kernel(refinement::CouplingView v, int mode, const T* 
                                  std::int64_t fine_stride, T* __restrict__ coarse, std::int64_t coarse_stride) {
   const std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t < v.ring_reads) refinement::crossings_value<D>(v, t, mode, fine, fine_stride, coarse, coarse_stride);
+}
+
+// explode_kernel's threads in the first `explode_blocks` blocks, crossings_kernel's of mode 0 in the rest: the
+// explosion writes the fine level's band, the crossings read its own cells (no __restrict__: both are views of the
+// fine lattice).
+template <int D, class T>
+__global__ void explode_and_cross_kernel(refinement::CouplingView v, const T* coarse, std::int64_t coarse_stride,
+                                         T* fine_a, T* fine_b, std::int64_t fine_stride, unsigned explode_blocks) {
+  if (blockIdx.x < explode_blocks) {
+    const std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t < v.ghost_reads) refinement::explode_value(v, t, coarse, coarse_stride, fine_a, fine_b, fine_stride);
+  } else {
+    const std::int64_t t = std::int64_t(blockIdx.x - explode_blocks) * blockDim.x + threadIdx.x;
+    if (t < v.ring_reads)
+      refinement::crossings_value<D>(v, t, 0, static_cast<const T*>(fine_a), fine_stride, static_cast<T*>(nullptr), 0);
+  }
 }
 
 template <class U>
@@ -106,6 +124,25 @@ class CudaLevelCoupling final : public LevelCoupling {
   }
 
   void before_sub_step(int sub) override { crossings(sub); }
+
+  void explode_and_first_crossings() override {
+    const std::int64_t ne = v_.ghost_reads, nc = v_.ring_reads;
+    if (ne == 0 || nc == 0 || !fused_) {
+      explode();
+      crossings(0);
+      return;
+    }
+    const Lattices c = coarse_.lattices(), f = fine_.lattices();
+    const unsigned be = blocks_for(ne, 128), bc = blocks_for(nc, 128);
+    auto* coarse = static_cast<const T*>(c.current);
+    auto* fa = static_cast<T*>(f.current);
+    auto* fb = static_cast<T*>(f.other);
+    if (v_.dims == 2)
+      explode_and_cross_kernel<2, T><<<be + bc, 128, 0, stream_>>>(v_, coarse, c.stride, fa, fb, f.stride, be);
+    else
+      explode_and_cross_kernel<3, T><<<be + bc, 128, 0, stream_>>>(v_, coarse, c.stride, fa, fb, f.stride, be);
+    AEROLBM_CUDA_LAUNCH_CHECK();
+  }
   void restart_pending() override { crossings(2); }
 
   void read_pending(std::vector<double>& out) override {
@@ -147,6 +184,11 @@ class CudaLevelCoupling final : public LevelCoupling {
   DeviceBuffer<double> cross_weight_, sums_, pending_;
   std::size_t n_ = 0;
   refinement::CouplingView v_{};
+  // AEROLBM_REFINED_FUSED_HANDOVER=off: the explosion and the first crossings as two launches (for comparison).
+  bool fused_ = [] {
+    const char* e = std::getenv("AEROLBM_REFINED_FUSED_HANDOVER");
+    return !(e && std::string(e) == "off");
+  }();
 };
 
 }  // namespace cuda

@@ -529,9 +529,7 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
 
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     Level& lv = levels_[l];
-    lv.backend = select_backend(which, cfg, lv.d, lv.p);
-    const std::size_t bytes = lv.backend->population_bytes();
-    if (bytes != sizeof(float) && bytes != sizeof(double)) refuse("fp32 or fp64 storage only");
+    lv.backend = select_backend(which, cfg, lv.d, lv.p);  // fp32, fp64 (CPU) or fp16s (CUDA): make_level_coupling
   }
   // One stream for every level (CUDA): a coarse step, its hand-overs and its sub-steps are queued in order and
   // nothing waits between them.
@@ -666,7 +664,8 @@ void RefinedLevels::couple_and_step(int level) {
   // the mean of the child's value at the ghost and of the one that a fine step of streaming inside the band brings
   // there (kernels/physics/refinement.hpp). Either alone is a quarter coarse step off, one early, one late; over
   // the two sub-steps the same values enter the fine level in all, so the mean keeps the volumes handed over exactly.
-  k.explode();
+  // (With the first sub-step's crossings below: one launch on the device.)
+  k.explode_and_first_crossings();
   // Two fine steps; what their own cells send into the band (states t and t + ½) is summed for the ring: the
   // crossings of the states t − ½ (half of them, held from the last step), t and t + ½ (half), weights ¼, ½, ¼ of
   // a coarse population's two sub-steps' worth, so that the coalesced value stands for the coarse state at t. Each
@@ -674,10 +673,9 @@ void RefinedLevels::couple_and_step(int level) {
   // counts; initialize() starts it from the initial state's crossings). The sums are complete before the second
   // fine step, so the coalescence into the ring (a direction no uncovered cell pulls gets the children's mean, state
   // t + ½) goes with it; level ℓ, which it writes, steps only after both.
-  for (int s = 0; s < 2; ++s) {
-    k.before_sub_step(s);
-    step(level + 1);
-  }
+  step(level + 1);
+  k.before_sub_step(1);
+  step(level + 1);
 }
 
 std::array<double, 3> RefinedLevels::summed_force(bool pressure_part) {
