@@ -176,9 +176,10 @@ TEST(RefinementCuda, RecordedCoarseStepsMatchStepsOneAtATime) {
 // fp16s storage (the shifted populations in half precision, CUDA only) on refined levels: the hand-over reads and
 // writes half values and computes in double, as for fp32. There is no CPU fp16s to compare bit for bit, so the run
 // is held against the fp32 run from the same start, the same steps: per level, the velocity of the own cells within
-// 2 % (relative L2; a hand-over that read or wrote the half lattices wrongly moves the fine level by O(1)), and the
-// mass of all levels with what is in transit kept to 10⁻⁴ of itself over the run (fp32: the mean rule's drift at a
-// box's corners, docs/grid_refinement.md; fp16s adds the rounding of every stored value every step).
+// 0.2 % (relative L2; measured on an H100: 1.5e-4 to 2.5e-4; a hand-over that read or wrote the half lattices
+// wrongly moves the fine level by O(1)), and the mass of all levels with what is in transit kept to 10⁻⁴ of itself
+// over the run (fp32: the mean rule's drift at a box's corners, docs/grid_refinement.md; fp16s adds the rounding of
+// every stored value every step; measured: the same as fp32's, 5e-7 to 1.1e-5).
 TEST(RefinementCuda, Fp16sStorageFollowsFp32) {
   const std::vector<Stack> setups = {
       {"D2Q9, three levels", Stencil::D2Q9, fluid_grid(48, 40, 1), {box(10, 38, 6, 34, 0, 1), box(28, 52, 26, 50, 0, 1)}},
@@ -215,7 +216,7 @@ TEST(RefinementCuda, Fp16sStorageFollowsFp32) {
         const double rel = std::sqrt(diff2 / norm2);
         std::printf("%s, level %zu: fp16s velocity against fp32's, relative L2 %.3e\n", s.name, lv, rel);
         EXPECT_GT(norm2, 0.0) << s.name << ", level " << lv;
-        EXPECT_LT(rel, 2e-2) << s.name << ", level " << lv;
+        EXPECT_LT(rel, 2e-3) << s.name << ", level " << lv;
       }
     });
     const double drift32 = std::abs(full.mass_end - full.mass_start) / full.mass_start;
