@@ -130,19 +130,24 @@ if want refinement; then
     | grep -E "differ|OK|FAILED" | tee -a "$OUT/session.log"
   AEROLBM_TEST_BACKEND=cuda timeout 300 "$B/bin/validation_tests" --gtest_filter='Refinement.*:RefinementLong.*' 2>&1 \
     | tee -a "$OUT/refinement_gpu.log" | grep -E "mass|Poiseuille|shear|NACA|OK|FAILED" | tee -a "$OUT/session.log"
-  log "refined cases' speed (kernels/PERFORMANCE.md): two coarse steps recorded as one graph, and one launch at a time"
-  for rec in on off on off; do
-    for b in "cases/naca0012_re1000_aoa5_refined.yaml --steps 100" \
+  log "refined cases' speed (kernels/PERFORMANCE.md): as shipped (two coarse steps recorded as one graph, the explosion"
+  log "and the first crossings in one launch), then one launch at a time, then the two hand-over kernels apart"
+  for mode in shipped unrecorded unfused shipped unrecorded unfused; do
+    rec=on fused=on
+    [ $mode = unrecorded ] && rec=off
+    [ $mode = unfused ] && fused=off
+    for b in "cases/naca0012_re1000_aoa5_refined.yaml --steps 200" \
              "cases/naca0012_re1000_aoa5_refined.yaml --set geometry.chord_cells=256 --steps 100"; do
-      AEROLBM_REFINED_RECORDING=$rec timeout 90 "$A" bench --case $b --variants pull --precision fp32 --repeats 3 2>&1 \
-        | grep -E -A1 "^pull" | sed "s/^/recording $rec: /" | tee -a "$OUT/session.log"
+      AEROLBM_REFINED_RECORDING=$rec AEROLBM_REFINED_FUSED_HANDOVER=$fused timeout 90 "$A" bench --case $b \
+        --variants pull --precision fp32,fp16s --repeats 3 2>&1 | grep -E -A1 "^pull" | sed "s/^/$mode: /" \
+        | tee -a "$OUT/session.log"
     done
   done
   for b in "cases/stl_example.yaml --set refinement.boxes=[[-1.0,-1.0,-1.0,2.0,1.0,1.0]] --steps 50" \
            "cases/wing_naca0012_ar4.yaml --set refinement.boxes=[[-0.6,-0.5,0.0,1.6,0.5,2.4]] --steps 30" \
            "cases/cylinder_re3900.yaml --set domain.size_chords=[20,16,3.125] --set domain.body_position_chords=[6,8,1.5625] --set refinement.boxes=[[-1.0,-1.5,-1.5625,4.0,1.5,1.5625]] --steps 20"; do
     echo "$b" | tee -a "$OUT/session.log"
-    timeout 120 "$A" bench --case $b --variants pull --precision fp32 --repeats 3 2>&1 | grep -E -A1 "^pull" \
+    timeout 120 "$A" bench --case $b --variants pull --precision fp32,fp16s --repeats 3 2>&1 | grep -E -A1 "^pull" \
       | tee -a "$OUT/session.log"
   done
 fi
