@@ -3,7 +3,8 @@
 // lattices in place (LatticeOwner), value by value (refinement::explode_value, crossings_value): on the host for
 // the CPU backend (OpenMP loops), by device kernels on the levels' one stream for CUDA (Backend::join_stream),
 // ordered behind the steps queued before them, so that a coarse step with its fine sub-steps goes out without
-// waiting for the host, with three launches per interface (src/solver/refined_levels.cpp calls them in order).
+// waiting for the host, with two launches per interface and coarse step on the device (src/solver/refined_levels.cpp
+// calls them in order).
 // Only the values an own cell reads are computed; the rest of the band and the ring is never read.
 #include <cstdint>
 #include <memory>

@@ -1,8 +1,9 @@
 // The refined levels' hand-over on the device (kernels/level_coupling.hpp): one thread per value
 // (refinement::explode_value, crossings_value), on the levels' one stream (Backend::join_stream), behind the steps
 // queued before it, on the two levels' lattices in place (LatticeOwner); nothing waits for the host except
-// read_pending. An interface costs three launches per coarse step: the explosion, and the crossings before each
-// fine sub-step, the second with the coalescence into the coarse ring. The arithmetic is
+// read_pending. An interface costs two launches per coarse step: the explosion with the crossings before the first
+// fine sub-step (independent: one kernel), and the crossings before the second with the coalescence into the coarse
+// ring. The arithmetic is
 // kernels/physics/refinement.hpp's, as on the host (-fmad=false: the same rounding), so CPU and CUDA refined runs
 // stay bit-identical.
 #include <cuda_fp16.h>
@@ -199,8 +200,8 @@ std::unique_ptr<LevelCoupling> make_cuda_level_coupling(Backend& coarse, Backend
     return std::make_unique<cuda::CudaLevelCoupling<float>>(coarse, fine, tables);
   if (coarse.population_bytes() == sizeof(double))
     return std::make_unique<cuda::CudaLevelCoupling<double>>(coarse, fine, tables);
-  // fp16s: the shifted populations in half precision (the backend's own conversions, T(v) and float(v)); the
-  // hand-over's arithmetic stays in double.
+  // fp16s: the shifted populations in half precision, read through float and written by one rounding from double
+  // (__half(double)); the hand-over's arithmetic stays in double.
   if (coarse.population_bytes() == sizeof(__half))
     return std::make_unique<cuda::CudaLevelCoupling<__half>>(coarse, fine, tables);
   throw std::invalid_argument("refinement: fp32, fp64 or fp16s storage only");
