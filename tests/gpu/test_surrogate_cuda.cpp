@@ -7,9 +7,11 @@
 #ifdef AEROLBM_HAVE_SURROGATE_CUDA
 #include <cuda_runtime.h>
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <vector>
 #include <random>
 
 #include "src/surrogate/cpu_inference.hpp"
@@ -23,6 +25,27 @@ namespace aerolbm::surrogate {
 namespace {
 
 using test::coefficient_error;
+
+// Three inputs around the model's reference case: the first the reference itself, the others with their wall
+// distance (sdf) jittered per token and the angle of attack raised by `aoa_step` per sequence.
+struct Batch {
+  std::vector<std::vector<float>> points;
+  std::vector<std::array<float, kParamFeatures>> params;
+};
+Batch jittered_batch(const Model& m, unsigned seed, float aoa_step) {
+  Batch batch;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> jitter(-0.05f, 0.05f);
+  for (int b = 0; b < 3; ++b) {
+    std::vector<float> p = m.ref_points;
+    for (std::size_t t = 0; t < p.size(); t += kPointFeatures) p[t + 2] += b == 0 ? 0.0f : jitter(rng);  // sdf
+    std::array<float, kParamFeatures> q = m.ref_params;
+    q[3] += aoa_step * float(b);  // angle of attack
+    batch.points.push_back(p);
+    batch.params.push_back(q);
+  }
+  return batch;
+}
 
 double relative_error(const std::vector<float>& a, const std::vector<float>& b, int channels) {
   double worst = 0;
@@ -75,18 +98,7 @@ TEST(SurrogateCuda, BatchedPassMatchesOneAtATime) {
   test::write_test_model(dir.path() / "m.h5", shape, 5);
   const Model m = load_model(dir.path() / "m.h5");
   auto s = make_cuda_surrogate(m);
-  std::vector<std::vector<float>> points;
-  std::vector<std::array<float, kParamFeatures>> params;
-  std::mt19937 rng(3);
-  std::uniform_real_distribution<float> jitter(-0.05f, 0.05f);
-  for (int b = 0; b < 3; ++b) {
-    std::vector<float> p = m.ref_points;
-    for (std::size_t t = 0; t < p.size(); t += kPointFeatures) p[t + 2] += b == 0 ? 0.0f : jitter(rng);  // sdf
-    std::array<float, kParamFeatures> q = m.ref_params;
-    q[3] += 2.0f * float(b);  // angle of attack
-    points.push_back(p);
-    params.push_back(q);
-  }
+  auto [points, params] = jittered_batch(m, 3, 2.0f);
   points.push_back(points.front());
   params.push_back(params.front());
   CudaTiming t;
@@ -135,18 +147,7 @@ TEST(SurrogateCuda, CoefficientHeadMatchesCpu) {
     EXPECT_LE(err, 2e-2);
     for (int i = 0; i < kCoefficients; ++i) EXPECT_TRUE(std::isfinite((*gpu.coefficients)[i]));
 
-    std::vector<std::vector<float>> points;
-    std::vector<std::array<float, kParamFeatures>> params;
-    std::mt19937 rng(7);
-    std::uniform_real_distribution<float> jitter(-0.05f, 0.05f);
-    for (int b = 0; b < 3; ++b) {
-      std::vector<float> p = m.ref_points;
-      for (std::size_t t = 0; t < p.size(); t += kPointFeatures) p[t + 2] += b == 0 ? 0.0f : jitter(rng);
-      std::array<float, kParamFeatures> q = m.ref_params;
-      q[3] += 4.0f * float(b);
-      points.push_back(p);
-      params.push_back(q);
-    }
+    const auto [points, params] = jittered_batch(m, 7, 4.0f);
     const auto batched = forward_cuda_batch(*s, m, points, params, 1, nullptr);
     std::vector<std::array<float, kCoefficients>> alone;
     for (std::size_t b = 0; b < points.size(); ++b) {
