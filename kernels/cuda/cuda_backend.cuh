@@ -956,16 +956,25 @@ class CudaBackend final : public Backend, public LatticeOwner {
     std::vector<double> totals(kT * queued_.size());
     sample_total_.download(totals.data(), totals.size());
     const std::size_t per = 3 * std::size_t(nrows_);
+    // The per-cell slots (slot i is sample i's), each run of samples that asked for them in one copy; slots of
+    // samples without them are never written, so not read either.
+    std::vector<double> cells(queued_.size() * per);
+    for (std::size_t i = 0; i < queued_.size() && per > 0;) {
+      if (!queued_[i]) {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < queued_.size() && queued_[j]) ++j;
+      AEROLBM_CUDA_CHECK(cudaMemcpy(cells.data() + i * per, sample_cells_.data() + i * per,
+                                    (j - i) * per * sizeof(double), cudaMemcpyDeviceToHost));
+      i = j;
+    }
     for (std::size_t i = 0; i < queued_.size(); ++i) {
       ForceSample fs;
       fs.total = {totals[kT * i], totals[kT * i + 1], totals[kT * i + 2]};
       fs.pressure = {totals[kT * i + 3], totals[kT * i + 4], totals[kT * i + 5]};
-      if (queued_[i]) {
-        fs.cells.resize(per);
-        if (per > 0)
-          AEROLBM_CUDA_CHECK(cudaMemcpy(fs.cells.data(), sample_cells_.data() + i * per, per * sizeof(double),
-                                        cudaMemcpyDeviceToHost));
-      }
+      if (queued_[i]) fs.cells.assign(cells.begin() + std::ptrdiff_t(i * per), cells.begin() + std::ptrdiff_t((i + 1) * per));
       drained_.push_back(std::move(fs));
     }
     queued_.clear();

@@ -115,7 +115,7 @@ int run_bench_case(const BenchCaseArgs& a) {
     throw BackendUnavailable("bench --backend cuda: " + cuda_device_summary() + ". Use --backend cpu.");
   const int Q = lattice_q(c.stencil);
   const std::int64_t K = std::max<std::int64_t>(1, c.forces_every);
-  const bool per_cell = dimensions(c.stencil) == 3 && body != nullptr;
+  const bool per_cell = body != nullptr;  // as Simulation: a body's moments come from its per-cell forces
   std::vector<std::string> precisions = a.precisions, variants = a.variants;
   if (precisions.empty()) precisions = {precision_name(c.precision)};
   if (variants.empty())

@@ -269,16 +269,24 @@ void read_output(const SectionReader& out, const SectionReader& forces, const Se
     assign(forces.number("reference_area", {0, 1e6, true, false},
                          "The reference area is in reference lengths squared, e.g. the full wing's planform area."),
            c.forces_reference_area);
-  if (only_3d_bodies("moment_point")) {
-    if (auto v = forces.numbers("moment_point", {-1e6, 1e6}, "The moment point is in reference lengths.",
-                                "[0, 0, 0]")) {
-      if (v->size() != 3) {
-        forces.problem("moment_point", "3 numbers (x, y, z in reference lengths from the body's pivot)",
-                       std::to_string(v->size()) + " numbers", "E.g. [0.25, 0, 0] for a point a quarter chord aft.");
-      } else {
-        c.has_moment_point = true;
-        c.forces_moment_point = {(*v)[0], (*v)[1], (*v)[2]};
-      }
+  // The point moments are taken about, from the body's pivot: [x, y, z] for 3D bodies, [x, y] for sections and
+  // cylinders (their pivot: the quarter chord, the centre).
+  if (forces.has("moment_point") && c.geometry == GeometryType::None) {
+    forces.problem("moment_point", "a body (geometry.type) to take moments of", "no body",
+                   "Remove forces.moment_point, or give the case a geometry.");
+  } else if (auto v = forces.numbers("moment_point", {-1e6, 1e6}, "The moment point is in reference lengths.",
+                                     is_3d_body(c.geometry) ? "[0, 0, 0]" : "[0, 0]")) {
+    const std::size_t n = is_3d_body(c.geometry) ? 3 : 2;
+    if (v->size() != n) {
+      forces.problem("moment_point",
+                     n == 3 ? "3 numbers (x, y, z in reference lengths from the body's pivot)"
+                            : "2 numbers (x, y in reference lengths from the section's pivot, its quarter chord)",
+                     std::to_string(v->size()) + " numbers",
+                     n == 3 ? "E.g. [0.25, 0, 0] for a point a quarter chord aft."
+                            : "E.g. [-0.25, 0] for the leading edge at zero angle of attack.");
+    } else {
+      c.has_moment_point = true;
+      c.forces_moment_point = {(*v)[0], (*v)[1], n == 3 ? (*v)[2] : 0.0};
     }
   }
   assign(checkpoint.integer("every", {0, kInf}, "Use 0 for no checkpoints, or a number of steps between them."),

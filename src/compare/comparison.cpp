@@ -209,6 +209,7 @@ Comparison compare_runs(const RunFolder& a, const RunFolder& b, const CompareOpt
   coef("cd_final", a.cd_final, b.cd_final);
   coef("cl_final", a.cl_final, b.cl_final);
   coef("strouhal", a.strouhal, b.strouhal);
+  coef("cpitch_mean", a.cpitch_mean, b.cpitch_mean);
   c.history = compare_history(a.forces, b.forces);
 
   // Verdict and the largest error (what --fail-above checks): field relative L2 errors, Cd/Cl differences.
@@ -245,7 +246,7 @@ Comparison compare_runs(const RunFolder& a, const RunFolder& b, const CompareOpt
     if (exceeds(v, options.force_tol)) fails.push_back("|Δ" + d.name + "| " + sci(v));
   }
   c.agree = fails.empty();
-  std::string tol = "tolerances: fields relative L2 ≤ " + sci(options.field_tol) + ", |ΔCd|, |ΔCl| ≤ " +
+  std::string tol = "tolerances: fields relative L2 ≤ " + sci(options.field_tol) + ", |ΔCd|, |ΔCl|, |ΔCm| ≤ " +
                     sci(options.force_tol) + ", Strouhal within " + pct(options.strouhal_tol * 100) + " %";
   if (c.agree) {
     c.verdict = "AGREE: " + std::string(c.fields_compared ? "every field at " + std::to_string(c.frames.size()) +

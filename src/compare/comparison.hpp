@@ -34,7 +34,7 @@ struct FrameResult {
 };
 
 struct CoefficientDiff {
-  std::string name;  // cd_mean, cl_mean, cd_final, cl_final, strouhal
+  std::string name;  // cd_mean, cl_mean, cd_final, cl_final, strouhal, cpitch_mean
   std::optional<double> a, b, diff;  // diff = b − a when both exist
 };
 

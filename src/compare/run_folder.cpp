@@ -190,6 +190,7 @@ RunFolder load_run_folder(const fs::path& dir) {
   r.cd_final = maybe_number(s, "coefficients", "cd_final");
   r.cl_final = maybe_number(s, "coefficients", "cl_final");
   r.strouhal = maybe_number(s, "coefficients", "strouhal");
+  r.cpitch_mean = maybe_number(s, "coefficients", "cpitch_mean");  // absent before moments were reported in 2D
 
   r.forces = read_forces_csv(dir / "forces.csv");
   const OutputAsked asked = output_asked(dir / "case.yaml");

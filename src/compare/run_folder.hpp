@@ -38,7 +38,7 @@ struct RunFolder {
   std::int64_t steps = 0;
   double wall_time_s = 0, mlups = 0, convective_times = 0;
   double reynolds = 0, mach = 0, angle_of_attack_deg = 0;
-  std::optional<double> cd_mean, cl_mean, cd_final, cl_final, strouhal;
+  std::optional<double> cd_mean, cl_mean, cd_final, cl_final, strouhal, cpitch_mean;
   std::int64_t frames_announced = 0;
   // forces.csv
   ForcesTable forces;

@@ -68,11 +68,13 @@ std::vector<SpanSlice> LoadIntegrator::spanwise(const std::vector<double>& f) co
   return out;
 }
 
-std::vector<std::string> LoadIntegrator::csv_columns() {
+std::vector<std::string> LoadIntegrator::csv_columns(int dims) {
+  if (dims == 2) return {"Mz", "Cpitch"};
   return {"Mx", "My", "Mz", "Croll", "Cyaw", "Cpitch"};
 }
 
-std::vector<double> LoadIntegrator::csv_values(const BodyLoads& l) {
+std::vector<double> LoadIntegrator::csv_values(const BodyLoads& l, int dims) {
+  if (dims == 2) return {l.moment[2], l.moment_coefficients[2]};
   return {l.moment[0], l.moment[1], l.moment[2],
           l.moment_coefficients[0], l.moment_coefficients[1], l.moment_coefficients[2]};
 }

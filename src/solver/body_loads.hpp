@@ -1,5 +1,6 @@
 #pragma once
-// Forces, moments and spanwise loads of a 3D body from the momentum exchange of each near-wall cell.
+// Forces, moments and spanwise loads of a body from the momentum exchange of each near-wall cell (2D: one layer of
+// cells, the moment about z alone, per cell of span).
 // Axes: x along the free stream (drag), y up (lift), z along the span. Coefficients use q = ½ρU² with ρ = 1 and
 // the body's ForceReference: forces over q·S, the rolling (about x) and yawing (about y) moments over q·S·b with
 // b = S/c̄, the pitching moment (about z) over q·S·c̄ with the sign flipped so that nose-up is positive.
@@ -37,9 +38,11 @@ class LoadIntegrator {
   BodyLoads loads(const std::vector<double>& per_cell) const;
   std::vector<SpanSlice> spanwise(const std::vector<double>& per_cell) const;
 
-  // forces.csv columns after Cd,Cl,Cs and the matching values.
-  static std::vector<std::string> csv_columns();
-  static std::vector<double> csv_values(const BodyLoads& l);
+  // forces.csv columns after Cd,Cl,Cs and the matching values: 3D Mx, My, Mz, Croll, Cyaw, Cpitch; 2D Mz, Cpitch.
+  // The first moment_columns(dims) are dimensional moments.
+  static std::vector<std::string> csv_columns(int dims);
+  static std::vector<double> csv_values(const BodyLoads& l, int dims);
+  static std::size_t moment_columns(int dims) { return dims == 3 ? 3 : 1; }
 
  private:
   std::vector<std::array<double, 3>> arm_;  // cell centre − reference point, per wall row

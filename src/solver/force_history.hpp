@@ -11,8 +11,8 @@ struct CoefficientSample {
   std::int64_t step;
   double time;  // convective times
   double cd, cl, cs;
-  // 3D bodies: the moment coefficients (roll, yaw, pitch); NaN in 2D and for samples restored from a checkpoint
-  // written before the checkpoint kept them.
+  // The moment coefficients (roll, yaw, pitch) of a run with a body; in 2D the pitch alone (roll and yaw NaN). NaN
+  // without a body and for samples restored from a checkpoint written before the checkpoint kept them.
   double croll = std::numeric_limits<double>::quiet_NaN();
   double cyaw = std::numeric_limits<double>::quiet_NaN();
   double cpitch = std::numeric_limits<double>::quiet_NaN();

@@ -97,19 +97,25 @@ Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Bod
   domain_ = std::move(solver.domain);
   backend_ = std::move(solver.backend);
   blocks_ = solver.blocks;
-  // 3D bodies: forces per near-wall cell give moments and spanwise loads; the reference comes from the body
-  // (a wing's planform area and mean chord) or, for bodies without one, the reference length × the domain span.
+  // Forces per near-wall cell give the moments (and in 3D the spanwise loads); the reference comes from the body
+  // (a wing's planform area and mean chord) or, for bodies without one, the reference length × the domain span
+  // (one cell in 2D) and the pivot (a section's quarter chord, a cylinder's centre), moved by forces.moment_point.
   const int dims = dimensions(case_.stencil);
+  dims_ = dims;
   u_ref_ = units_.u_lattice > 0 ? units_.u_lattice : 1.0;
-  if (dims == 3 && body_) {
+  if (body_) {
     ref_ = body_->reference();
     if (!ref_) {
       ForceReference r0;
       r0.length = units_.length_cells;
-      r0.area = units_.length_cells * double(units_.nz);
+      r0.area = units_.length_cells * (dims == 3 ? double(units_.nz) : 1.0);
       for (int a = 0; a < 3; ++a) r0.moment_point[a] = case_.body_position_chords[a] * units_.length_cells;
+      if (case_.has_moment_point)
+        for (int a = 0; a < 2; ++a) r0.moment_point[a] += case_.forces_moment_point[a] * units_.length_cells;
       ref_ = r0;
     }
+    // 2D: the one layer's centre, so that the arms lie in the plane and only the moment about z is left.
+    if (dims == 2) ref_->moment_point[2] = 0.5;
     const auto* levels = dynamic_cast<const RefinedLevels*>(backend_.get());
     const int l = levels ? levels->body_level() : 0;
     if (l > 0) {
@@ -118,11 +124,12 @@ Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Bod
       const double k = double(std::int64_t(1) << l);
       ForceReference r = *ref_;
       r.length *= k;
-      r.area *= k * k;
+      r.area *= dims == 3 ? k * k : k;
       for (int a = 0; a < 3; ++a) r.moment_point[a] = r.moment_point[a] * k - double(d.origin[a]);
+      if (dims == 2) r.moment_point[2] = 0.5;
       loads_.emplace(d, r, u_ref_);
-      load_force_scale_ = 1.0 / (k * k);
-      load_moment_scale_ = 1.0 / (k * k * k);
+      load_force_scale_ = dims == 3 ? 1.0 / (k * k) : 1.0 / k;
+      load_moment_scale_ = dims == 3 ? 1.0 / (k * k * k) : 1.0 / (k * k);
     } else {
       loads_.emplace(domain_, *ref_, u_ref_);
     }
@@ -236,10 +243,12 @@ std::vector<Simulation::Sample> Simulation::advance_chunk(std::int64_t next, std
     std::array<double, 3> cm{std::nan(""), std::nan(""), std::nan("")};
     if (loads_) {
       const BodyLoads l = loads_->loads(samples[i].cells);
-      for (int a = 0; a < 3; ++a) s.force[std::size_t(a)] = l.force[std::size_t(a)] * load_force_scale_;
+      if (dims_ == 3)
+        for (int a = 0; a < 3; ++a) s.force[std::size_t(a)] = l.force[std::size_t(a)] * load_force_scale_;
       cm = l.moment_coefficients;
-      s.extra = LoadIntegrator::csv_values(l);
-      for (int a = 0; a < 3; ++a) s.extra[std::size_t(a)] *= load_moment_scale_;  // Mx, My, Mz
+      if (dims_ == 2) cm[0] = cm[1] = std::nan("");  // no roll or yaw in the plane
+      s.extra = LoadIntegrator::csv_values(l, dims_);
+      for (std::size_t a = 0; a < LoadIntegrator::moment_columns(dims_); ++a) s.extra[a] *= load_moment_scale_;
       if (s.step == step_) per_cell = std::move(samples[i].cells);
     }
     s.cd = s.force[0] * coef_;
@@ -272,7 +281,7 @@ std::int64_t Simulation::advance(std::int64_t steps, const std::function<bool()>
 
 CoefficientSample Simulation::coefficients_now() {
   std::array<double, 3> F;
-  if (loads_) {
+  if (loads_ && dims_ == 3) {
     std::vector<double> per_cell;
     backend_->wall_force_cells(per_cell);
     F = loads_->loads(per_cell).force;
@@ -436,14 +445,17 @@ Simulation::Outputs Simulation::open_outputs(bool root) {
   header.push_back({"drag_split", "Cd = Cd_pressure + Cd_friction; pressure part: each link into the body carries "
                                   "2 w_i rho c_i at its cell's density (docs/forces.md)"});
   if (loads) {
-    const auto load_columns = LoadIntegrator::csv_columns();
+    const auto load_columns = LoadIntegrator::csv_columns(dims);
     extra_columns.insert(extra_columns.end(), load_columns.begin(), load_columns.end());
     header.push_back({"moment_point_cells", std::to_string(ref->moment_point[0]) + " " +
                                                 std::to_string(ref->moment_point[1]) + " " +
                                                 std::to_string(ref->moment_point[2])});
-    header.push_back({"moments", "about the moment point and the x (roll), y (yaw), z (pitch) axes; Croll, Cyaw = "
-                                 "M / (0.5 rho U^2 A b) with b = A / reference length, Cpitch = -Mz / (0.5 rho U^2 "
-                                 "A c) (nose-up positive)"});
+    header.push_back({"moments", dims == 3 ? "about the moment point and the x (roll), y (yaw), z (pitch) axes; Croll, "
+                                             "Cyaw = M / (0.5 rho U^2 A b) with b = A / reference length, Cpitch = -Mz "
+                                             "/ (0.5 rho U^2 A c) (nose-up positive)"
+                                           : "about the moment point (a section's quarter chord unless forces."
+                                             "moment_point moves it), per cell of span; Cpitch = -Mz / (0.5 rho U^2 "
+                                             "c^2) (nose-up positive)"});
     if (ref->half_model) header.push_back({"half_model", "symmetry plane at z = 0: coefficients of the full body"});
   }
   if (root)
@@ -703,7 +715,7 @@ RunResult Simulation::run_steps(Outputs& o, bool root) {
     if (o.fields_on && schedule_.due(schedule_.frames, step)) {
       // The copy to the host runs on its own stream and the fields and files are made on the writer thread,
       // both while the next steps run.
-      if (loads && !domain_.wall_cells.empty()) {
+      if (loads && dims_ == 3 && !domain_.wall_cells.empty()) {
         const auto slices = loads->spanwise(cell_forces());  // collective under MPI: every rank asks
         if (root) create_output_folder(dir / "spanwise");
         if (root) write_spanwise_csv((dir / "spanwise" / ("spanwise_" + frame_number(std::int64_t(frame_times.size())) + ".csv"))
@@ -860,6 +872,10 @@ void Simulation::write_summary(const Outputs& o, RunResult& r, bool root) {
   co.set("cd_pressure_mean", cdp ? Json(cdp->mean) : Json(nullptr));
   co.set("cd_friction_mean", cdf ? Json(cdf->mean) : Json(nullptr));
   co.set("cl_final", r.cl_final);
+  // The pitching moment about the moment point (nose-up positive), where the run has one (every body).
+  const CoefficientStatistics* cm = r.window.find("cpitch");
+  r.cpitch_mean = cm ? std::optional<double>(cm->mean) : std::nullopt;
+  co.set("cpitch_mean", cm ? Json(cm->mean) : Json(nullptr));
   co.set("strouhal", r.strouhal ? Json(*r.strouhal) : Json(nullptr));
   add_window_analysis(co, r.window);
   s.set("coefficients", co);

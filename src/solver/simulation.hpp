@@ -43,6 +43,7 @@ struct RunResult {
   double mlups = 0;          // cells × steps / wall time
   double cd_mean = 0, cl_mean = 0, cd_final = 0, cl_final = 0;
   std::optional<double> strouhal;  // = window.strouhal()
+  std::optional<double> cpitch_mean;  // the window's mean pitching moment coefficient (runs with a body)
   WindowAnalysis window;             // statistics of the averaging window and the convergence verdict
   int frames = 0;            // frames in the run folder, those of earlier parts of the run included
   double output_seconds = 0;  // time frames and checkpoints were on their way to the disk (overlapped with the steps)
@@ -112,13 +113,15 @@ class Simulation {
   std::unique_ptr<Backend> backend_;
   BlockFieldsSource* blocks_ = nullptr;  // MPI: backend_'s block fields (collective HDF5 output); else null
   std::optional<Checkpoint> resume_;  // populations already in the backend; the rest is used by run()
-  // Forces: 3D bodies give moments and spanwise loads through the per-cell forces (loads_); coef_ turns a force
-  // into a coefficient (1 / (½ U² A)).
+  // Forces: every body's moments (and a 3D body's spanwise loads) come from the per-cell forces (loads_); in 3D
+  // the force too, in 2D the backend's totals (as before moments were added). coef_ turns a force into a
+  // coefficient (1 / (½ U² A)).
   std::optional<LoadIntegrator> loads_;
+  int dims_ = 2;
   std::optional<ForceReference> ref_;
   double u_ref_ = 1, area_ = 1, coef_ = 1;
   // Refined levels: loads_ works in the lattice units of the level that holds the body (its grid, its reference
-  // scaled); its forces and moments times these are level 0's (2^{−2ℓ} and 2^{−3ℓ} in 3D).
+  // scaled); its forces and moments times these are level 0's (2^{−(D−1)ℓ} and 2^{−Dℓ}).
   double load_force_scale_ = 1, load_moment_scale_ = 1;
   ForceHistory history_;
   std::int64_t step_ = 0;

@@ -48,14 +48,12 @@ WindowAnalysis analyse_window(const std::vector<CoefficientSample>& window, int 
       a.lift.strouhal ? std::optional<double>(1.0 / *a.lift.strouhal) : std::nullopt;
   a.coefficients.emplace_back("cd", coefficient_statistics(t, cd, period));
   a.coefficients.emplace_back("cl", coefficient_statistics(t, cl, period));
-  if (dims == 3) {
-    a.coefficients.emplace_back("cs", coefficient_statistics(t, cs, period));
-    const std::pair<const char*, const std::vector<double>*> moments[] = {
-        {"croll", &croll}, {"cyaw", &cyaw}, {"cpitch", &cpitch}};
-    for (const auto& [name, v] : moments)
-      if (std::any_of(v->begin(), v->end(), [](double x) { return std::isfinite(x); }))
-        a.coefficients.emplace_back(name, coefficient_statistics(t, *v, period));
-  }
+  if (dims == 3) a.coefficients.emplace_back("cs", coefficient_statistics(t, cs, period));
+  const std::pair<const char*, const std::vector<double>*> moments[] = {
+      {"croll", &croll}, {"cyaw", &cyaw}, {"cpitch", &cpitch}};
+  for (const auto& [name, v] : moments)
+    if (std::any_of(v->begin(), v->end(), [](double x) { return std::isfinite(x); }))
+      a.coefficients.emplace_back(name, coefficient_statistics(t, *v, period));
   // The drag's pressure and friction parts, when every sample of the window has them.
   if (!cdp.empty() && std::all_of(cdp.begin(), cdp.end(), [](double x) { return std::isfinite(x); })) {
     a.coefficients.emplace_back("cd_pressure", coefficient_statistics(t, cdp, period));

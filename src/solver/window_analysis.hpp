@@ -19,7 +19,7 @@ namespace aerolbm {
 struct WindowAnalysis {
   WindowFacts window;
   double sample_interval = 0;  // median spacing of the samples, convective times
-  // cd, cl; in 3D also cs and, where the samples have them, croll, cyaw, cpitch.
+  // cd, cl; in 3D also cs; where the samples have them, croll, cyaw (3D) and cpitch.
   std::vector<std::pair<std::string, CoefficientStatistics>> coefficients;
   LiftSpectrum lift;
   ConvergenceVerdict convergence;

@@ -21,13 +21,16 @@ for k in ("case", "backend", "device", "lattice", "grid", "steps", "wall_time_s"
 assert s["steps"] == 300 and s["backend"] == "cpu" and s["lattice"] == "D2Q9"
 assert s["grid"]["nx"] == 320 and s["grid"]["ny"] == 160, s["grid"]
 c = s["coefficients"]
-for k in ("cd_mean", "cl_mean", "cd_final", "cl_final", "strouhal", "cd_pressure_mean", "cd_friction_mean"):
+for k in ("cd_mean", "cl_mean", "cd_final", "cl_final", "strouhal", "cd_pressure_mean", "cd_friction_mean",
+          "cpitch_mean"):
     assert k in c, k
+# The section at 5° pitches about its quarter chord (the moment of the per-cell forces; forces.md).
+assert c["cpitch_mean"] is not None and c["statistics"]["cpitch"]["mean"] == c["cpitch_mean"], c
 # The drag's parts add up to the drag, and on an airfoil at Re 1000 both push it back.
 assert abs(c["cd_pressure_mean"] + c["cd_friction_mean"] - c["cd_mean"]) < 1e-9 * abs(c["cd_mean"]) + 1e-12, c
 assert c["cd_pressure_mean"] > 0 and c["cd_friction_mean"] > 0, c
 rows = [r for r in open(f"{run}/forces.csv") if not r.startswith("#")]
-assert rows[0].strip() == "step,time,Fx,Fy,Cd,Cl,Cd_pressure,Cd_friction", rows[0]
+assert rows[0].strip() == "step,time,Fx,Fy,Cd,Cl,Cd_pressure,Cd_friction,Mz,Cpitch", rows[0]
 data = list(csv.reader(rows[1:]))
 assert len(data) == 30 and int(data[-1][0]) == 300, len(data)
 for r in data:
