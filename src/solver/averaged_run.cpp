@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "src/solver/assemble_solver.hpp"
+#include "src/solver/body_loads.hpp"
+#include "src/solver/force_reference.hpp"
 #include "src/solver/force_history.hpp"
 #include "src/solver/simulation.hpp"
 #include "src/solver/step_schedule.hpp"
@@ -32,6 +34,11 @@ AveragedRun run_averaged(const Case& c, const LatticeUnits& u, const Body* body,
   const int dims = dimensions(c.stencil);
   const double area = u.length_cells * (dims == 3 ? double(u.nz) : 1.0);
   const double coef = 1.0 / (0.5 * u_ref * u_ref * area);
+  // The pitching moment (2D sections) from the per-cell forces, as Simulation takes it.
+  const std::optional<ForceReference> ref = dims == 2 ? force_reference(c, u, body) : std::nullopt;
+  std::optional<LoadIntegrator> loads;
+  if (ref) loads.emplace(r.domain, *ref, u_ref);
+  std::vector<double> per_cell;
 
   // Pieces of K steps, each followed by a force sample; the watchdog scan and the mean fields' samples fall on
   // multiples of K.
@@ -59,7 +66,12 @@ AveragedRun run_averaged(const Case& c, const LatticeUnits& u, const Body* body,
     const auto F = b->wall_force();
     const double cd = F[0] * coef, cl = F[1] * coef;
     if (!std::isfinite(cd) || !std::isfinite(cl)) check(step);
-    history.add({step, double(step) * u.dt, cd, cl, F[2] * coef});
+    CoefficientSample s{step, double(step) * u.dt, cd, cl, F[2] * coef};
+    if (loads) {
+      b->wall_force_cells(per_cell);
+      s.cpitch = loads->loads(per_cell).moment_coefficients[2];
+    }
+    history.add(s);
     if (schedule.due(schedule.watchdog, step)) check(step);
     if (schedule.due(schedule.means, step)) {
       b->sample_averages();  // the mean fields' statistics, kept by the backend (on the GPU in device memory)
@@ -81,6 +93,11 @@ AveragedRun run_averaged(const Case& c, const LatticeUnits& u, const Body* body,
   const auto w = history.window(t_end - double(window) * u.dt - 1e-12);
   r.cd_mean = ForceHistory::mean_cd(w);
   r.cl_mean = ForceHistory::mean_cl(w);
+  if (loads) {
+    double sum = 0;
+    for (const auto& s : w) sum += s.cpitch;
+    r.cpitch_mean = w.empty() ? std::nan("") : sum / double(w.size());
+  }
   return r;
 }
 

@@ -5,6 +5,7 @@
 // output.averages: on the GPU kept in device memory, nothing copied per sample). Nothing is written to disk; the
 // divergence watchdog still runs. Several of these can run at once in separate threads (each owns its backend; the
 // CUDA backend runs each on its own non-blocking stream).
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct AveragedRun {
   std::vector<double> rho, ux, uy;   // time averages per cell, lattice units
   int samples = 0;                   // field samples in the averages
   double cd_mean = 0, cl_mean = 0;   // momentum-exchange coefficients averaged over the same window
+  double cpitch_mean = std::numeric_limits<double>::quiet_NaN();  // 2D bodies: the pitching moment about the
+                                                                  // quarter chord (force_reference), same window
   std::int64_t steps = 0;
   double seconds = 0;                // wall time of the stepping loop (sampling included)
   std::string backend, device;

@@ -18,6 +18,7 @@
 #include "src/solver/async_frame_writer.hpp"
 #include "src/solver/block_fields.hpp"
 #include "src/solver/body_loads.hpp"
+#include "src/solver/force_reference.hpp"
 #include "src/solver/case_backend.hpp"
 #include "src/solver/surface_probe.hpp"
 #include "src/solver/domain.hpp"
@@ -97,25 +98,12 @@ Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Bod
   domain_ = std::move(solver.domain);
   backend_ = std::move(solver.backend);
   blocks_ = solver.blocks;
-  // Forces per near-wall cell give the moments (and in 3D the spanwise loads); the reference comes from the body
-  // (a wing's planform area and mean chord) or, for bodies without one, the reference length × the domain span
-  // (one cell in 2D) and the pivot (a section's quarter chord, a cylinder's centre), moved by forces.moment_point.
+  // Forces per near-wall cell give the moments (and in 3D the spanwise loads), about force_reference's point.
   const int dims = dimensions(case_.stencil);
   dims_ = dims;
   u_ref_ = units_.u_lattice > 0 ? units_.u_lattice : 1.0;
-  if (body_) {
-    ref_ = body_->reference();
-    if (!ref_) {
-      ForceReference r0;
-      r0.length = units_.length_cells;
-      r0.area = units_.length_cells * (dims == 3 ? double(units_.nz) : 1.0);
-      for (int a = 0; a < 3; ++a) r0.moment_point[a] = case_.body_position_chords[a] * units_.length_cells;
-      if (case_.has_moment_point)
-        for (int a = 0; a < 2; ++a) r0.moment_point[a] += case_.forces_moment_point[a] * units_.length_cells;
-      ref_ = r0;
-    }
-    // 2D: the one layer's centre, so that the arms lie in the plane and only the moment about z is left.
-    if (dims == 2) ref_->moment_point[2] = 0.5;
+  ref_ = force_reference(case_, units_, body_.get());
+  if (ref_) {
     const auto* levels = dynamic_cast<const RefinedLevels*>(backend_.get());
     const int l = levels ? levels->body_level() : 0;
     if (l > 0) {

@@ -31,6 +31,7 @@ void write_case_result(const std::filesystem::path& path, std::size_t index, con
       f.attr_string(root, "backend", backend);
       const double numbers[4] = {r.cl, r.cd, r.seconds, r.wall};
       f.attr_doubles(root, "cl_cd_seconds_wall", numbers, 4);
+      f.attr_doubles(root, "cm", &r.cm, 1);
       if (r.ok) {
         const hsize_t T = r.u.size(), S = r.sx.size();
         f.write_array(root, "u", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, r.u.data(), T);
@@ -71,6 +72,9 @@ StoredCase read_case_result(const std::filesystem::path& path, std::size_t index
   r.cd = (*numbers)[1];
   r.seconds = (*numbers)[2];
   r.wall = (*numbers)[3];
+  // The pitching moment (absent in a store written before the sweep kept it: NaN, and the dataset then has no cm).
+  const auto cm = in.attr_doubles("/", "cm");
+  r.cm = cm && cm->size() == 1 ? (*cm)[0] : std::nan("");
   if (!r.ok) return out;
   r.u = in.read<float>("/u");
   r.v = in.read<float>("/v");

@@ -1,5 +1,7 @@
 #include "src/surrogate/dataset_writer.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "src/io/atomic_file.hpp"
@@ -36,7 +38,7 @@ void write_dataset(const std::filesystem::path& path, const SweepSpec& s, const 
   const hsize_t N = rows.size(), ny = hsize_t(s.grid.ny), nx = hsize_t(s.grid.nx),
                 S = rows.empty() ? hsize_t(s.surface_points) : hsize_t(results[rows[0]].sx.size());
 
-  std::vector<double> params, cl, cd, seconds;
+  std::vector<double> params, cl, cd, cm, seconds;
   std::vector<std::int8_t> split;
   std::vector<float> u, v, p, sdf, sx, sy, scp;
   std::vector<std::uint8_t> mask;
@@ -54,6 +56,7 @@ void write_dataset(const std::filesystem::path& path, const SweepSpec& s, const 
     scp.insert(scp.end(), r.scp.begin(), r.scp.end());
     cl.push_back(r.cl);
     cd.push_back(r.cd);
+    cm.push_back(r.cm);
     seconds.push_back(r.seconds);
   }
 
@@ -99,6 +102,9 @@ void write_dataset(const std::filesystem::path& path, const SweepSpec& s, const 
                            "group coefficients");
       f.write_dataset(coef.get(), "cl", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cl.data(), {N});
       f.write_dataset(coef.get(), "cd", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cd.data(), {N});
+      // Every row's moment, or none (rows continued from a store written before the sweep kept it).
+      if (std::all_of(cm.begin(), cm.end(), [](double x) { return std::isfinite(x); }))
+        f.write_dataset(coef.get(), "cm", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, cm.data(), {N});
       Handle timing =
           f.open(H5Gcreate2(root, "timing", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "group timing");
       f.write_dataset(timing.get(), "seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, seconds.data(), {N});

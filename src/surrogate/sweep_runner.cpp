@@ -80,6 +80,7 @@ CaseResult sample_case(const Case& c, const LatticeUnits& u, const AveragedRun& 
   }
   r.cl = run.cl_mean;
   r.cd = run.cd_mean;
+  r.cm = run.cpitch_mean;
   r.seconds = run.seconds;
   r.ok = std::isfinite(r.cl) && std::isfinite(r.cd);
   if (!r.ok) r.error = "no force samples in the averaging window";

@@ -31,6 +31,7 @@ struct CaseResult {
   std::vector<std::uint8_t> mask;
   std::vector<float> sx, sy, scp;   // [S]
   double cl = 0, cd = 0, seconds = 0;
+  double cm = 0;    // the pitching moment about the quarter chord (nose-up positive), same window
   double wall = 0;  // the case's wall time in the sweep (setup and sampling included); not in dataset.h5
   bool ok = false;
   std::string error;  // why it failed (divergence)

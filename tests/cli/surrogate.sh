@@ -79,6 +79,10 @@ def items(path):
 whole = items(sys.argv[1])
 assert whole["/params"][1] == (3, 5) and whole["/timing/seconds"][1] == (3,), whole["/params"][:2]
 assert whole["/@"]["failed_cases"] == "" and whole["/@"]["backend"] == "cpu", whole["/@"]
+# The pitching moment beside C_L, C_D, from the stored cases too (the continued sweeps below must equal it).
+assert whole["/coefficients/cm"][1] == (3,), whole.get("/coefficients/cm")
+cm = np.frombuffer(whole["/coefficients/cm"][2], dtype=whole["/coefficients/cm"][0])
+assert np.all(np.isfinite(cm)) and np.all(np.abs(cm) < 0.5), cm
 for other in sys.argv[2:]:
     got = items(other)
     assert got.keys() == whole.keys(), (other, sorted(set(got) ^ set(whole)))
