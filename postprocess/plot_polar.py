@@ -30,14 +30,17 @@ def collect(paths):
 
 
 def polar_points(runs):
-    """Sorted by angle: arrays alpha (degrees), cd, cl."""
+    """Sorted by angle: arrays alpha (degrees), cd, cl, cm (the pitching moment about the quarter chord; NaN where
+    a run or table has none)."""
     pts = []
     for r in runs:
         csv = os.path.join(r, "polar.csv")
         if os.path.exists(csv):  # a predicted polar: one row per angle
             try:
                 t = np.genfromtxt(csv, delimiter=",", names=True, ndmin=1)
-                pts += [(float(a), float(d), float(l)) for a, d, l in zip(t["alpha_deg"], t["cd"], t["cl"])]
+                cm = t["cm"] if "cm" in t.dtype.names else np.full(len(t["cl"]), np.nan)
+                pts += [(float(a), float(d), float(l), float(m))
+                        for a, d, l, m in zip(t["alpha_deg"], t["cd"], t["cl"], cm)]
             except (ValueError, KeyError, IndexError) as e:
                 raise ar.RunError(f"{csv}: not a polar table (alpha_deg, cl, cd columns): {e}")
             continue
@@ -45,17 +48,25 @@ def polar_points(runs):
         c = s.get("coefficients", {})
         if c.get("cd_mean") is None or c.get("cl_mean") is None:
             raise ar.RunError(f"{r}/summary.json: no mean Cd/Cl")
-        pts.append((float(s["angle_of_attack_deg"]), float(c["cd_mean"]), float(c["cl_mean"])))
+        cm = c.get("cpitch_mean")
+        pts.append((float(s["angle_of_attack_deg"]), float(c["cd_mean"]), float(c["cl_mean"]),
+                    float(cm) if cm is not None else float("nan")))
     pts.sort()
     a = np.array(pts)
-    return a[:, 0], a[:, 1], a[:, 2]
+    return a[:, 0], a[:, 1], a[:, 2], a[:, 3]
 
 
 def plot_polar(paths):
-    """Returns the figure: Cl(alpha) and Cl(Cd), limits from the points."""
+    """Returns the figure: Cl(alpha), Cl(Cd) and, where every point has one, Cm(alpha); limits from the points."""
     plt = ar.matplotlib_pyplot()
-    alpha, cd, cl = polar_points(collect(paths))
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4.2))
+    alpha, cd, cl, cm = polar_points(collect(paths))
+    with_cm = bool(np.all(np.isfinite(cm)))
+    fig, axes = plt.subplots(1, 3 if with_cm else 2, figsize=(15 if with_cm else 10, 4.2))
+    ax1, ax2 = axes[0], axes[1]
+    if with_cm:
+        axes[2].plot(alpha, cm, "o-")
+        axes[2].set_xlabel("angle of attack (degrees)")
+        axes[2].set_ylabel("$C_m$ about the quarter chord (mean)")
     ax1.plot(alpha, cl, "o-")
     ax1.set_xlabel("angle of attack (degrees)")
     ax1.set_ylabel("$C_L$ (mean)")
@@ -64,7 +75,7 @@ def plot_polar(paths):
         ax2.annotate(f"{a:g}°", (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
     ax2.set_xlabel("$C_D$ (mean)")
     ax2.set_ylabel("$C_L$ (mean)")
-    for ax in (ax1, ax2):
+    for ax in axes:
         ax.grid(alpha=0.3)
     fig.suptitle(f"Polar, {len(alpha)} angles")
     fig.tight_layout()

@@ -74,10 +74,12 @@ class Dataset:
             self.surf_cp = _need(f, "surface/cp", sx.shape).astype(np.float64)
             self.cl = _need(f, "coefficients/cl", (n,)).astype(np.float64)
             self.cd = _need(f, "coefficients/cd", (n,)).astype(np.float64)
+            # The pitching moment about the quarter chord: in datasets written since 2026-12-06.
+            self.cm = _need(f, "coefficients/cm", (n,)).astype(np.float64) if "coefficients/cm" in f else None
             self.seconds = f["timing/seconds"][()] if "timing/seconds" in f else np.full(n, np.nan)
         if n == 0:
             raise DatasetError(f"{path}: the dataset holds no cases.")
-        for name, v in (("cl", self.cl), ("cd", self.cd)):
+        for name, v in (("cl", self.cl), ("cd", self.cd)) + ((("cm", self.cm),) if self.cm is not None else ()):
             if not np.all(np.isfinite(v)):
                 raise DatasetError(f"{path}: '/coefficients/{name}' has non-finite values (rows "
                                    f"{np.nonzero(~np.isfinite(v))[0][:5].tolist()}); regenerate the dataset.")
@@ -108,10 +110,17 @@ class Dataset:
         idx = np.atleast_1d(idx)
         return np.stack([a[idx].reshape(len(idx), -1) for a in (self.u, self.v, self.p)], axis=-1)
 
+    @property
+    def coefficient_count(self):
+        """2 (cl, cd) or 3 (cl, cd, cm where the dataset has the pitching moment)."""
+        return 2 if self.cm is None else 3
+
     def coefficients(self, idx):
-        """The solver's momentum-exchange coefficients [len(idx), 2]: cl, cd (the coefficient head's targets)."""
+        """The solver's momentum-exchange coefficients [len(idx), K]: cl, cd and, where the dataset has it, cm (the
+        coefficient head's targets)."""
         idx = np.atleast_1d(idx)
-        return np.stack([self.cl[idx], self.cd[idx]], axis=-1)
+        cols = [self.cl[idx], self.cd[idx]] + ([self.cm[idx]] if self.cm is not None else [])
+        return np.stack(cols, axis=-1)
 
     def fluid(self, idx):
         idx = np.atleast_1d(idx)

@@ -87,6 +87,8 @@ def evaluate_split(model, norm, ds, idx, device):
                      "cl_fields": cs["cl"], "cd_fields": cs["cd"], "cl_pred": cp["cl"], "cd_pred": cp["cd"],
                      "cl_p_pred": cp["cl_p"], "cd_p_pred": cp["cd_p"],
                      "cl_head": float(coef[n, 0]), "cd_head": float(coef[n, 1])})
+        if coef.shape[1] > 2:  # the head predicts the pitching moment too
+            rows[-1].update({"cm_solver": float(ds.cm[k]), "cm_head": float(coef[n, 2])})
     col = {k: np.array([r[k] for r in rows]) for k in rows[0] if k not in ("case", "params")}
     cl_err, cl_med = coef_error(col["cl_pred"], col["cl_solver"])
     cl_err_f, cl_med_f = coef_error(col["cl_pred"], col["cl_fields"])
@@ -116,6 +118,13 @@ def evaluate_split(model, norm, ds, idx, device):
         "inference_seconds_per_case": infer_s,
         "solver_seconds_per_case": float(np.nanmean(ds.seconds[idx])) if len(idx) else float("nan"),
     }
+    if "cm_head" in col:
+        # C_m is small and changes sign (|C_m| ~ 0.01–0.05): its error is the mean absolute error, also over the
+        # mean |C_m| (the relative figure the other coefficients use).
+        head_cm, head_cm_med = coef_error(col["cm_head"], col["cm_solver"])
+        summary.update({"head_cm_abs_error_vs_solver": float(np.mean(np.abs(col["cm_head"] - col["cm_solver"]))),
+                        "head_cm_rel_error_vs_solver": head_cm,
+                        "head_cm_spearman_vs_solver": spearman(col["cm_head"], col["cm_solver"])})
     return summary, rows
 
 
@@ -155,6 +164,14 @@ def markdown(results, meta):
               f"Targets (issue 18, test split, coefficient head): Cl ≤ {pct(TARGETS['head_cl'])}, "
               f"Cd ≤ {pct(TARGETS['head_cd'])}; 'median case' is the median of |pred − ref| / |ref| over cases with "
               "|ref| > 0.1.", ""]
+    if all("head_cm_abs_error_vs_solver" in s for s in results.values()):
+        lines += ["Pitching moment about the quarter chord (the head's third output) against the solver's:", "",
+                  "| split | cases | Cm mean abs. error | Cm error / mean abs. Cm | Cm Spearman |",
+                  "| --- | --- | --- | --- | --- |"]
+        for name, s in results.items():
+            lines.append(f"| {name} | {s['cases']} | {s['head_cm_abs_error_vs_solver']:.5f} "
+                         f"| {pct(s['head_cm_rel_error_vs_solver'])} | {s['head_cm_spearman_vs_solver']:.4f} |")
+        lines.append("")
     return "\n".join(lines)
 
 

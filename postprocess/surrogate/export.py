@@ -18,7 +18,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from data import Dataset, DatasetError  # noqa: E402
 from inference import ConfigError, load_trained, predict  # noqa: E402
-from model import COEFFICIENTS, exported_weights  # noqa: E402
+from model import exported_weights  # noqa: E402
 import numpy_forward  # noqa: E402
 
 TOLERANCE = 1e-5  # expected: fp32 PyTorch vs float64 numpy
@@ -35,7 +35,7 @@ def write_model_h5(path, model, cfg, norm, grid, ref_points, ref_params, ref_out
         f.attrs["point_features"] = np.int64(4)
         f.attrs["param_features"] = np.int64(5)
         f.attrs["outputs"] = np.int64(3)
-        f.attrs["coefficients"] = np.int64(COEFFICIENTS)
+        f.attrs["coefficients"] = np.int64(model.coef.outputs)
         f.attrs["pool_heads"] = np.int64(cfg["coef_pool_heads"])
         f.attrs["nx"] = np.int64(grid["nx"])
         f.attrs["ny"] = np.int64(grid["ny"])
@@ -94,7 +94,10 @@ def main(argv=None):
         return 1
     size = os.path.getsize(a.out)
     print(f"wrote {a.out} ({size / 1e6:.2f} MB), reference case {k} (params {ds.params[k].tolist()}; "
-          f"head Cl {coef[0, 0]:.4f}, Cd {coef[0, 1]:.4f}, solver {ds.cl[k]:.4f}, {ds.cd[k]:.4f}); "
+          f"head Cl {coef[0, 0]:.4f}, Cd {coef[0, 1]:.4f}"
+          + (f", Cm {coef[0, 2]:.4f}" if coef.shape[1] > 2 else "")
+          + f", solver {ds.cl[k]:.4f}, {ds.cd[k]:.4f}"
+          + (f", {ds.cm[k]:.4f}" if ds.cm is not None else "") + "); "
           f"numpy forward vs PyTorch: relative error {err:.2e} (tolerance {TOLERANCE:g})")
     if not err <= HARD_LIMIT:
         os.remove(a.out)

@@ -12,7 +12,8 @@ import torch.nn.functional as F
 POINT_FEATURES = 4  # x, y, sdf, mask
 PARAM_FEATURES = 5  # camber, camber_position, thickness, aoa_deg, log10(reynolds)
 OUTPUTS = 3  # u, v, p
-COEFFICIENTS = 2  # cl, cd (the solver's momentum-exchange values; C_M is not in the dataset)
+COEFFICIENTS = 2  # cl, cd (the solver's momentum-exchange values); 3 with cm where the dataset has it
+COEFFICIENT_NAMES = ("cl", "cd", "cm")
 
 HAS_SDPA = hasattr(F, "scaled_dot_product_attention")
 
@@ -62,14 +63,16 @@ class CoefficientHead(nn.Module):
     """C_L, C_D from the final normalised tokens a [B, T, D] and the conditioning vector g [B, D] (SCHEMA.md):
     P pooling heads, each a softmax over the tokens of a learned score s_p(a_t) = w_p·a_t + b_p (attention pooling
     with a learned query, the key projection folded into w_p), pooled_p = Σ_t softmax_t(s_p) a_t; then
-    MLP(concat(pooled_0..pooled_{P-1}, g)) with hidden width D and GELU -> normalised coefficients [B, 2]."""
+    MLP(concat(pooled_0..pooled_{P-1}, g)) with hidden width D and GELU -> normalised coefficients [B, K]: C_L, C_D
+    and, where the training data has it, C_M (K = 3)."""
 
-    def __init__(self, d_model, pool_heads):
+    def __init__(self, d_model, pool_heads, outputs=COEFFICIENTS):
         super().__init__()
         self.pool_heads = pool_heads
+        self.outputs = outputs
         self.score = nn.Linear(d_model, pool_heads)
         self.mlp = nn.Sequential(nn.Linear((pool_heads + 1) * d_model, d_model), nn.GELU(),
-                                 nn.Linear(d_model, COEFFICIENTS))
+                                 nn.Linear(d_model, outputs))
 
     def forward(self, a, g):
         # fp32 also under bf16 autocast: a few small layers, and a sum over thousands of tokens
@@ -82,10 +85,10 @@ class CoefficientHead(nn.Module):
 
 
 class Surrogate(nn.Module):
-    """forward(points [B, T, 4], params [B, 5]) -> (fields [B, T, 3], coefficients [B, 2]), all normalised (see
-    data.compute_norm)."""
+    """forward(points [B, T, 4], params [B, 5]) -> (fields [B, T, 3], coefficients [B, K]), all normalised (see
+    data.compute_norm); K = 2 (C_L, C_D) or 3 (and C_M)."""
 
-    def __init__(self, d_model=128, heads=4, layers=4, mlp_ratio=4, pool_heads=4):
+    def __init__(self, d_model=128, heads=4, layers=4, mlp_ratio=4, pool_heads=4, coefficients=COEFFICIENTS):
         super().__init__()
         if d_model % heads:
             raise ValueError(f"d_model {d_model} is not a multiple of heads {heads}")
@@ -96,7 +99,7 @@ class Surrogate(nn.Module):
         self.blocks = nn.ModuleList([Block(d_model, heads, mlp_ratio) for _ in range(layers)])
         self.ln_f = nn.LayerNorm(d_model, eps=1e-5)
         self.head = nn.Linear(d_model, OUTPUTS)
-        self.coef = CoefficientHead(d_model, pool_heads)
+        self.coef = CoefficientHead(d_model, pool_heads, coefficients)
 
     def forward(self, points, params, use_sdpa=None):
         g = self.cond(params)
@@ -108,7 +111,9 @@ class Surrogate(nn.Module):
 
 
 def make_model(cfg):
-    return Surrogate(cfg["d_model"], cfg["heads"], cfg["layers"], cfg["mlp_ratio"], cfg["coef_pool_heads"])
+    # "coefficients" is set by train.py from the dataset (2: C_L, C_D; 3: and C_M), not by config.json.
+    return Surrogate(cfg["d_model"], cfg["heads"], cfg["layers"], cfg["mlp_ratio"], cfg["coef_pool_heads"],
+                     cfg.get("coefficients", COEFFICIENTS))
 
 
 def exported_weights(model):

@@ -18,7 +18,7 @@ except ImportError:  # exact erf without scipy: math.erf per element (slower, sa
 FORMAT = "aerolbm-surrogate"
 VERSION = 2  # what export.py writes
 VERSIONS = (1, 2)  # what this reader understands: 1 has no coefficient head
-COEFFICIENTS = 2  # cl, cd
+COEFFICIENTS = (2, 3)  # the head's outputs: cl, cd, and cm in models trained on data with the pitching moment
 
 
 class ModelFileError(Exception):
@@ -66,7 +66,7 @@ def coefficient_head(w, a, g, pool_heads):
 
 def forward(model, points, params):
     """model: dict from load(); points [T, 4] raw; params [5] raw (Reynolds as is). Returns (raw fields [T, 3],
-    raw coefficients [2] (cl, cd), or None for a version-1 file)."""
+    raw coefficients [K] (cl, cd and, K = 3, cm), or None for a version-1 file)."""
     a, w, nm = model["attrs"], model["weights"], model["norm"]
     d, heads, layers = a["d_model"], a["heads"], a["layers"]
     pts = np.asarray(points, np.float64)
@@ -95,7 +95,7 @@ def forward(model, points, params):
     return y, k * nm["coef_std"] + nm["coef_mean"]
 
 
-def expected_shapes(d, heads, layers, mlp, pool_heads=None):
+def expected_shapes(d, heads, layers, mlp, pool_heads=None, coefficients=2):
     """{weight name: shape}; pool_heads None: version 1 (no coefficient head)."""
     s = {"embed.0.W": (d, 4), "embed.0.b": (d,), "embed.2.W": (d, d), "embed.2.b": (d,),
          "cond.0.W": (d, 5), "cond.0.b": (d,), "cond.2.W": (d, d), "cond.2.b": (d,),
@@ -117,8 +117,8 @@ def expected_shapes(d, heads, layers, mlp, pool_heads=None):
         s["coef.score.b"] = (pool_heads,)
         s["coef.mlp.0.W"] = (d, (pool_heads + 1) * d)
         s["coef.mlp.0.b"] = (d,)
-        s["coef.mlp.2.W"] = (COEFFICIENTS, d)
-        s["coef.mlp.2.b"] = (COEFFICIENTS,)
+        s["coef.mlp.2.W"] = (coefficients, d)
+        s["coef.mlp.2.b"] = (coefficients,)
     return s
 
 
@@ -160,9 +160,13 @@ def load(path):
             if attrs["pool_heads"] < 1:
                 raise ModelFileError(f"{path}: attribute 'pool_heads' is {attrs['pool_heads']}, expected >= 1")
             pool_heads = attrs["pool_heads"]
-        for k, want in (("point_features", 4), ("param_features", 5), ("outputs", 3), ("coefficients", COEFFICIENTS)):
+        for k, want in (("point_features", 4), ("param_features", 5), ("outputs", 3)):
             if k in attrs and attrs[k] != want:
                 raise ModelFileError(f"{path}: attribute '{k}' is {attrs[k]}, expected {want}")
+        if "coefficients" in attrs and attrs["coefficients"] not in COEFFICIENTS:
+            raise ModelFileError(f"{path}: attribute 'coefficients' is {attrs['coefficients']}, expected 2 (C_L, C_D) "
+                                 "or 3 (and C_M)")
+        K = attrs.get("coefficients", 2)
         d, heads, layers, mlp = attrs["d_model"], attrs["heads"], attrs["layers"], attrs["mlp_ratio"]
         if d <= 0 or heads <= 0 or layers <= 0 or mlp <= 0 or d % heads:
             raise ModelFileError(f"{path}: d_model {d}, heads {heads}, layers {layers}, mlp_ratio {mlp}: "
@@ -178,16 +182,16 @@ def load(path):
             return np.asarray(ds[()], np.float64)
 
         norm = {}
-        norms = (("point", 4), ("param", 5), ("out", 3)) + ((("coef", COEFFICIENTS),) if ver >= 2 else ())
+        norms = (("point", 4), ("param", 5), ("out", 3)) + ((("coef", K),) if ver >= 2 else ())
         for n, k in norms:
             for s in ("mean", "std"):
                 norm[f"{n}_{s}"] = get(f"norm/{n}_{s}", (k,))
-        weights = {n: get("weights/" + n, s) for n, s in expected_shapes(d, heads, layers, mlp, pool_heads).items()}
+        weights = {n: get("weights/" + n, s) for n, s in expected_shapes(d, heads, layers, mlp, pool_heads, K).items()}
         t = attrs["nx"] * attrs["ny"]
         ref = {"points": get("reference/points", (t, 4)), "params": get("reference/params", (5,)),
                "output": get("reference/output", (t, 3))}
         if ver >= 2:
-            ref["coefficients"] = get("reference/coefficients", (COEFFICIENTS,))
+            ref["coefficients"] = get("reference/coefficients", (K,))
     return {"attrs": attrs, "norm": norm, "weights": weights, "reference": ref}
 
 

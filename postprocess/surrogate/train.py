@@ -95,6 +95,8 @@ def main(argv=None):
     except (ConfigError, DatasetError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    # The head's outputs follow the data: C_L, C_D, and C_M where the dataset has the pitching moment.
+    cfg = dict(cfg, coefficients=ds.coefficient_count)
     train_idx = np.nonzero(np.isin(ds.split, cfg["train_splits"]))[0]
     test_idx = np.nonzero(ds.split == cfg["test_split"])[0]
     if len(train_idx) == 0:

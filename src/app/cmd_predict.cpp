@@ -82,7 +82,8 @@ int predict(const Case& c, const PredictArgs& a, surrogate::Prediction* predicti
   }
   spdlog::info("model {} (version {}): d_model {}, {} heads, {} layers, sample grid {} x {} ({} tokens), {}", a.model,
                m.version, m.d_model, m.heads, m.layers, m.grid.nx, m.grid.ny, m.grid.points(),
-               m.coef ? fmt::format("C_L, C_D head with {} pooling heads", m.coef->pool_heads)
+               m.coef ? fmt::format("{} head with {} pooling heads", m.coef->outputs == 3 ? "C_L, C_D, C_M" : "C_L, C_D",
+                                    m.coef->pool_heads)
                       : std::string("no C_L, C_D head (C_L, C_D from the field)"));
   if (!angles.empty()) {
     const auto polar = surrogate::predict_polar(c, m, backend, angles, a.repeats);
@@ -108,9 +109,10 @@ int predict(const Case& c, const PredictArgs& a, surrogate::Prediction* predicti
                p.backend == "cuda" ? fmt::format(" (median of {} device-timed passes; first {:.3g} s)", a.repeats,
                                                  p.first_seconds)
                                    : std::string(),
-               p.head ? fmt::format("Cl {:.4f}, Cd {:.4f} (the network's coefficient head; from the field {:.4f}, "
+               p.head ? fmt::format("Cl {:.4f}, Cd {:.4f}{} (the network's coefficient head; from the field {:.4f}, "
                                     "{:.4f})",
-                                    p.cl(), p.cd(), p.coefficients.cl, p.coefficients.cd)
+                                    p.cl(), p.cd(), p.cm() ? fmt::format(", Cm {:.4f}", *p.cm()) : std::string(),
+                                    p.coefficients.cl, p.coefficients.cd)
                       : fmt::format("Cl {:.4f}, Cd {:.4f} (from the field: the model, version 1, has no "
                                     "coefficient head)",
                                     p.coefficients.cl, p.coefficients.cd));

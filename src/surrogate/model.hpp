@@ -40,13 +40,17 @@ struct Block {
 inline constexpr int kPointFeatures = 4;  // x, y, sdf, mask
 inline constexpr int kParamFeatures = 5;  // camber, camber_position, thickness, aoa_deg, reynolds (log10 inside)
 inline constexpr int kOutputs = 3;        // u, v, Cp
-inline constexpr int kCoefficients = 2;   // C_L, C_D (the coefficient head, version 2)
+// The coefficient head's outputs (version 2): C_L, C_D and, in models trained on data with the pitching moment
+// (attribute coefficients = 3), C_M about the quarter chord. Arrays hold kCoefficients; a 2-output head leaves the
+// third NaN.
+inline constexpr int kCoefficients = 3;
 
 // The coefficient head (version 2): P softmax poolings over the final normalised tokens a [T, D] with scores
 // a·scoreᵀ + b [T, P], pooled [P, D]; then mlp2(GELU(mlp0(concat(pooled_0, …, pooled_{P−1}, g)))) → normalised
-// C_L, C_D, with g the conditioning vector.
+// C_L, C_D (and C_M), with g the conditioning vector.
 struct CoefficientHead {
   int pool_heads = 0;
+  int outputs = 2;  // 2: C_L, C_D; 3: and C_M
   Linear score, mlp0, mlp2;
   std::array<float, kCoefficients> mean{}, std{};  // /norm/coef_mean, /norm/coef_std
 };

@@ -1,5 +1,6 @@
 #include "src/surrogate/model_file.hpp"
 
+#include <limits>
 #include <array>
 #include <cmath>
 #include <string>
@@ -174,14 +175,26 @@ Model read_model(const std::filesystem::path& file, const h5::Reader& in) {
   m.ln_f = c.layer_norm("ln_f", D);
   m.head = c.linear("head", kOutputs, D);
   if (m.version >= 2) {
-    c.int_attr("coefficients", kCoefficients, kCoefficients);
     CoefficientHead h;
+    h.outputs = c.int_attr("coefficients", 2, kCoefficients);
     h.pool_heads = c.int_attr("pool_heads", 1, 256);
-    h.mean = c.fixed<kCoefficients>("/norm/coef_mean", "coefficient means (C_L, C_D)");
-    h.std = c.fixed<kCoefficients>("/norm/coef_std", "coefficient standard deviations (C_L, C_D)", true);
+    const auto head_values = [&](const std::string& path, const std::string& meaning, bool positive) {
+      const auto v = c.floats(path, {std::int64_t(h.outputs)}, meaning);
+      std::array<float, kCoefficients> a;
+      a.fill(std::numeric_limits<float>::quiet_NaN());
+      for (int i = 0; i < h.outputs; ++i) {
+        if (positive && !(v[std::size_t(i)] > 0))
+          c.fail("dataset " + path + " (" + meaning + ") element " + std::to_string(i) + " is " +
+                 std::to_string(v[std::size_t(i)]) + ", expected a positive standard deviation");
+        a[std::size_t(i)] = v[std::size_t(i)];
+      }
+      return a;
+    };
+    h.mean = head_values("/norm/coef_mean", "coefficient means (C_L, C_D[, C_M])", false);
+    h.std = head_values("/norm/coef_std", "coefficient standard deviations (C_L, C_D[, C_M])", true);
     h.score = c.linear("coef.score", h.pool_heads, D);
     h.mlp0 = c.linear("coef.mlp.0", D, (h.pool_heads + 1) * D);
-    h.mlp2 = c.linear("coef.mlp.2", kCoefficients, D);
+    h.mlp2 = c.linear("coef.mlp.2", h.outputs, D);
     m.coef = std::move(h);
   }
 
@@ -192,7 +205,12 @@ Model read_model(const std::filesystem::path& file, const h5::Reader& in) {
   if (!(rp[4] > 0)) c.fail("dataset /reference/params has Reynolds number " + std::to_string(rp[4]) +
                            ", expected a positive value (raw, not log10)");
   m.ref_output = c.floats("/reference/output", {T, kOutputs}, "reference output u, v, Cp, T = nx*ny");
-  if (m.coef) m.ref_coefficients = c.fixed<kCoefficients>("/reference/coefficients", "reference output C_L, C_D");
+  if (m.coef) {
+    const auto v = c.floats("/reference/coefficients", {std::int64_t(m.coef->outputs)},
+                            "reference output C_L, C_D[, C_M]");
+    m.ref_coefficients.fill(std::numeric_limits<float>::quiet_NaN());
+    for (std::size_t i = 0; i < v.size(); ++i) m.ref_coefficients[i] = v[i];
+  }
   return m;
 }
 

@@ -1,5 +1,6 @@
 #include "src/surrogate/network_io.hpp"
 
+#include <limits>
 #include <cmath>
 #include <stdexcept>
 
@@ -53,8 +54,9 @@ std::array<float, kCoefficients> coefficient_head(const Model& m, const float* p
   std::vector<float> z(pooled, pooled + PD);
   z.insert(z.end(), g.begin(), g.end());
   const std::vector<float> y = dense(h.mlp2, dense(h.mlp0, z.data(), true).data(), false);
-  std::array<float, kCoefficients> k{};
-  for (int i = 0; i < kCoefficients; ++i) k[i] = y[i] * h.std[i] + h.mean[i];
+  std::array<float, kCoefficients> k;
+  k.fill(std::numeric_limits<float>::quiet_NaN());
+  for (int i = 0; i < h.outputs; ++i) k[std::size_t(i)] = y[std::size_t(i)] * h.std[std::size_t(i)] + h.mean[std::size_t(i)];
   return k;
 }
 

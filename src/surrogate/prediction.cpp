@@ -32,7 +32,11 @@ Prediction prediction_inputs(const Case& c, const Model& m) {
 // The network's outputs into the prediction: fields, and the coefficient head's C_L, C_D when there are some.
 void take_outputs(NetworkOutput&& y, Prediction& p) {
   p.output = std::move(y.fields);
-  if (y.coefficients) p.head = std::array<double, kCoefficients>{(*y.coefficients)[0], (*y.coefficients)[1]};
+  if (y.coefficients) {
+    std::array<double, kCoefficients> h;
+    for (int i = 0; i < kCoefficients; ++i) h[std::size_t(i)] = (*y.coefficients)[std::size_t(i)];
+    p.head = h;
+  }
 }
 
 std::array<float, kParamFeatures> float_params(const Prediction& p) {
@@ -244,6 +248,9 @@ void write_prediction(const std::filesystem::path& dir, const Case& c, const std
   co.set("cl_mean", p.cl());
   co.set("cd_final", p.cd());
   co.set("cl_final", p.cl());
+  // The pitching moment about the quarter chord (nose-up positive), as `aerolbm run` names it; null where the
+  // model's head does not predict it.
+  co.set("cpitch_mean", p.cm() ? Json(*p.cm()) : Json(nullptr));
   co.set("cd_field", p.coefficients.cd);
   co.set("cl_field", p.coefficients.cl);
   co.set("cd_pressure", p.coefficients.cd_p);
@@ -256,11 +263,16 @@ void write_prediction(const std::filesystem::path& dir, const Case& c, const std
 
 void write_polar(const std::filesystem::path& dir, const Case& c, const std::filesystem::path& model_file,
                  const std::vector<std::pair<double, Prediction>>& polar) {
-  std::string csv = "alpha_deg,cl,cd,cl_field,cd_field,cl_pressure,cd_pressure,inference_s\n";
+  // cm: the head's pitching moment about the quarter chord, a column only when the model predicts it.
+  const bool cm = !polar.empty() && polar.front().second.cm().has_value();
+  std::string csv = std::string("alpha_deg,cl,cd,") + (cm ? "cm," : "") +
+                    "cl_field,cd_field,cl_pressure,cd_pressure,inference_s\n";
   double inference = 0;
   for (const auto& [a, p] : polar) {
-    csv += fmt::format("{:.6g},{:.8g},{:.8g},{:.8g},{:.8g},{:.8g},{:.8g},{:.6g}\n", a, p.cl(), p.cd(),
-                       p.coefficients.cl, p.coefficients.cd, p.coefficients.cl_p, p.coefficients.cd_p, p.seconds);
+    csv += fmt::format("{:.6g},{:.8g},{:.8g},", a, p.cl(), p.cd());
+    if (cm) csv += fmt::format("{:.8g},", p.cm().value_or(std::nan("")));
+    csv += fmt::format("{:.8g},{:.8g},{:.8g},{:.8g},{:.6g}\n", p.coefficients.cl, p.coefficients.cd,
+                       p.coefficients.cl_p, p.coefficients.cd_p, p.seconds);
     inference += p.seconds;
   }
   write_file_atomically(dir / "polar.csv", csv);

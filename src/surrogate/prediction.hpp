@@ -3,6 +3,8 @@
 // coefficient head where it has one, and always integrated from the predicted field as a cross-check), and a run
 // folder with the same files as `aerolbm run` (fields.h5 + fields.xdmf, fields.pvd + vtk/*.vti, summary.json,
 // case.yaml) on the model's sample grid, so ParaView opens a prediction exactly like a simulation.
+#include <cmath>
+#include <limits>
 #include <array>
 #include <filesystem>
 #include <optional>
@@ -26,7 +28,7 @@ struct Prediction {
   std::vector<float> output;                    // u, v, Cp [T, 3]
   std::vector<Point2> outline;                  // the section in the sample frame
   FieldCoefficients coefficients;               // integrated from the predicted field (reported as cl_field, ...)
-  std::optional<std::array<double, kCoefficients>> head;  // C_L, C_D of the coefficient head (model version 2)
+  std::optional<std::array<double, kCoefficients>> head;  // C_L, C_D (C_M or NaN) of the coefficient head (version 2)
   std::string backend, device;
   double seconds = 0;        // inference time: CPU wall clock, CUDA median of device-timed passes
   double first_seconds = 0;  // the first pass (CUDA: cuBLAS start-up included)
@@ -36,6 +38,10 @@ struct Prediction {
   // What predict reports as C_L, C_D: the coefficient head's where the model has one, else the field-integrated.
   double cl() const { return head ? (*head)[0] : coefficients.cl; }
   double cd() const { return head ? (*head)[1] : coefficients.cd; }
+  // The pitching moment about the quarter chord where the head predicts it (a model trained on data with C_M).
+  std::optional<double> cm() const {
+    return head && std::isfinite((*head)[2]) ? std::optional<double>((*head)[2]) : std::nullopt;
+  }
 };
 
 // The most cases one batched CUDA pass of a polar takes (activations grow with it: about 50 MB per case for the
@@ -60,7 +66,8 @@ GridInfo prediction_grid(const SampleGrid& g);
 void write_prediction(const std::filesystem::path& dir, const Case& c, const std::filesystem::path& model_file,
                       const Prediction& p);
 
-// A polar (predict_polar) into `dir` (which must exist): polar.csv (alpha_deg, cl, cd, cl_field, cd_field,
+// A polar (predict_polar) into `dir` (which must exist): polar.csv (alpha_deg, cl, cd, [cm where the head predicts
+// it,] cl_field, cd_field,
 // cl_pressure, cd_pressure, inference_s: one row per angle, in the order given; cl, cd as Prediction::cl(), cd()),
 // case.yaml and summary.json (kind "polar prediction").
 // postprocess/plot_polar.py DIR draws it.

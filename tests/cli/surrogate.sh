@@ -99,6 +99,7 @@ rc=$?
 if [ $rc -eq 77 ]; then echo "SKIPPED (numpy/h5py missing): the predict runs"; exit $failed; fi
 [ $rc -eq 0 ] || { echo "FAIL: could not write the test model"; exit 1; }
 "$PY" "$SRC/tests/surrogate/write_random_model.py" "$WORK/model_v1.h5" --version 1 || fail "could not write the v1 model"
+"$PY" "$SRC/tests/surrogate/write_random_model.py" "$WORK/model_cm.h5" --coefficients 3 || fail "could not write the C_M model"
 "$PY" - "$WORK/model.h5" "$WORK/v3.h5" "$WORK/noq.h5" "$WORK/badhead.h5" <<'PYEOF'
 import shutil, sys, h5py, numpy as np
 for p in sys.argv[2:]: shutil.copy(sys.argv[1], p)
@@ -128,6 +129,7 @@ for k in ("cl_mean", "cd_mean", "cl_field", "cd_field", "cl_pressure", "cd_press
 # field disagree)
 assert co["source"] == "network" and "coefficient head" in co["method"], co
 assert co["cl_final"] == co["cl_mean"] and co["cl_mean"] != co["cl_field"] and co["cd_mean"] != co["cd_field"], co
+assert co["cpitch_mean"] is None, co  # this head predicts C_L, C_D only
 assert s["inference_time_s"] > 0 and s["grid"]["nx"] == 24 and s["grid"]["ny"] == 12, s
 with h5py.File(sys.argv[1] + "/fields.h5") as f:
     g = f[sorted(k for k in f.keys() if k.startswith("frame_"))[0]]
@@ -163,6 +165,23 @@ print("ok   predict --polar")
 PYEOF
   else
     echo "FAIL predict --polar:"; cat "$WORK/log" "$WORK/log2"; failed=1
+  fi
+  # A head with the pitching moment (3 outputs): cpitch_mean in the summary, a cm column in the polar, each the
+  # single prediction's.
+  if "$BIN" predict "$case_file" --model "$WORK/model_cm.h5" --backend cpu --set physics.angle_of_attack_deg=2 --out "$WORK/pred_cm" > "$WORK/log" 2>&1 &&
+     "$BIN" predict "$case_file" --model "$WORK/model_cm.h5" --backend cpu --polar=0:4:2 --out "$WORK/polar_cm" > "$WORK/log2" 2>&1; then
+    "$PY" - "$WORK/pred_cm" "$WORK/polar_cm" <<'PYEOF' || failed=1
+import csv, json, math, sys
+co = json.load(open(sys.argv[1] + "/summary.json"))["coefficients"]
+assert co["source"] == "network" and math.isfinite(co["cpitch_mean"]), co
+rows = list(csv.DictReader(open(sys.argv[2] + "/polar.csv")))
+assert len(rows) == 3 and all(math.isfinite(float(r["cm"])) for r in rows), rows
+assert math.isclose(float(rows[1]["cm"]), co["cpitch_mean"], rel_tol=1e-6, abs_tol=1e-12), (rows[1], co)
+assert float(rows[0]["cm"]) != float(rows[2]["cm"]), "the angle reaches the moment"
+print("ok   predict with a C_L, C_D, C_M head (summary cpitch_mean, polar cm column)")
+PYEOF
+  else
+    echo "FAIL predict with a C_M head:"; cat "$WORK/log" "$WORK/log2"; failed=1
   fi
   # A version-1 model (no head): cl, cd are the field-integrated ones, in the summary and in a polar.
   if "$BIN" predict "$case_file" --model "$WORK/model_v1.h5" --backend cpu --out "$WORK/pred_v1" > "$WORK/log" 2>&1 &&

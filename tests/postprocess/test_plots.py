@@ -139,7 +139,9 @@ def test_polar(polar_runs, tmp_path):
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "polar.png").exists() and (tmp_path / "polar.svg").exists()
     fig = plot_polar.plot_polar([polar_runs])
-    ax1, ax2 = fig.axes
+    ax1, ax2, ax3 = fig.axes  # runs of a section report their pitching moment: a C_m(α) panel
+    s0 = json.load(open(os.path.join(polar_runs, "aoa0", "summary.json")))
+    assert ax3.lines[0].get_ydata()[0] == pytest.approx(s0["coefficients"]["cpitch_mean"])
     alpha = ax1.lines[0].get_xdata()
     np.testing.assert_array_equal(alpha, [0, 4, 8])
     cl = ax1.lines[0].get_ydata()
@@ -155,7 +157,9 @@ def test_polar_from_a_predicted_table(tmp_path):
     (tmp_path / "polar.csv").write_text("alpha_deg,cl,cd,cl_pressure,cd_pressure,inference_s\n"
                                         "4,0.45,0.021,0.44,0.015,0.001\n-2,-0.2,0.018,-0.19,0.012,0.001\n"
                                         "0,0.01,0.017,0.01,0.011,0.001\n")
-    alpha, cd, cl = plot_polar.polar_points(plot_polar.collect([str(tmp_path)]))
+    alpha, cd, cl, cm = plot_polar.polar_points(plot_polar.collect([str(tmp_path)]))
+    assert np.all(np.isnan(cm))  # a table without a cm column
+    assert len(plot_polar.plot_polar([str(tmp_path)]).axes) == 2
     np.testing.assert_array_equal(alpha, [-2, 0, 4])
     np.testing.assert_allclose(cl, [-0.2, 0.01, 0.45])
     np.testing.assert_allclose(cd, [0.018, 0.017, 0.021])

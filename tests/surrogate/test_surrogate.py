@@ -264,6 +264,8 @@ def test_dataset_matches_sweep_spec(tiny_dataset):
     assert np.all((ds.sdf < 0) == (ds.mask == 1))
     assert np.all(ds.u[ds.mask == 1] == 0) and np.all(ds.v[ds.mask == 1] == 0)
     assert np.all(np.isfinite(ds.u)) and np.all(np.isfinite(ds.p))
+    # the pitching moment beside C_L, C_D: the head's third target
+    assert ds.cm is not None and ds.coefficient_count == 3 and np.all(np.isfinite(ds.cm)), ds.cm
 
 
 def test_train_evaluate_export(tiny_dataset, tmp_path):
@@ -333,6 +335,12 @@ def test_train_evaluate_export(tiny_dataset, tmp_path):
     # the exported head is the evaluated one: its reference Cl is metrics.json's for that case
     ev = {c["case"]: c for c in m["cases"]["test"]}[k]
     assert np.isclose(coef[0], ev["cl_head"], rtol=1e-4, atol=1e-5), (coef, ev["cl_head"])
+    # the dataset has the pitching moment, so the head predicts it as a third output, evaluated and exported
+    assert mf["attrs"]["coefficients"] == 3 and coef.shape == (3,), (mf["attrs"], coef)
+    assert np.isclose(coef[2], ev["cm_head"], rtol=1e-4, atol=1e-5), (coef, ev["cm_head"])
+    for k in ("head_cm_abs_error_vs_solver", "head_cm_spearman_vs_solver"):
+        assert np.isfinite(test[k]), (k, test[k])
+    assert "Pitching moment" in open(os.path.join(run, "metrics.md")).read()
 
 
 @pytest.mark.parametrize("reverse", [False, True])

@@ -3,7 +3,8 @@ weights for the CLI tests of aerolbm predict.
 The reference pair is a placeholder (zero points/outputs): these tests check files and exit codes, while
 tests/unit/test_surrogate_inference.cpp checks the numbers against numpy_forward.py.
 
-    write_random_model.py OUT.h5 [--nx 24 --ny 12] [--version 2]     exit 77 when numpy or h5py is missing
+    write_random_model.py OUT.h5 [--nx 24 --ny 12] [--version 2] [--coefficients 2|3]   exit 77 without numpy/h5py
+(--coefficients 3: the head also predicts C_M)
 """
 import argparse
 import sys
@@ -17,6 +18,7 @@ def main():
     ap.add_argument("--d", type=int, default=32)
     ap.add_argument("--version", type=int, choices=(1, 2), default=2)
     ap.add_argument("--pool-heads", type=int, default=2)
+    ap.add_argument("--coefficients", type=int, choices=(2, 3), default=2)
     a = ap.parse_args()
     try:
         import h5py
@@ -42,10 +44,10 @@ def main():
         f["norm/out_mean"] = np.array([0.8, 0.0, -0.1], np.float32)
         f["norm/out_std"] = np.array([0.3, 0.1, 0.5], np.float32)
         if a.version >= 2:
-            f.attrs["coefficients"] = np.int64(2)
+            f.attrs["coefficients"] = np.int64(a.coefficients)
             f.attrs["pool_heads"] = np.int64(a.pool_heads)
-            f["norm/coef_mean"] = np.array([0.4, 0.12], np.float32)
-            f["norm/coef_std"] = np.array([0.3, 0.05], np.float32)
+            f["norm/coef_mean"] = np.array([0.4, 0.12, 0.01][:a.coefficients], np.float32)
+            f["norm/coef_std"] = np.array([0.3, 0.05, 0.02][:a.coefficients], np.float32)
 
         def lin(name, o, i):
             f[f"weights/{name}.W"] = (rng.standard_normal((o, i)) / np.sqrt(i)).astype(np.float32)
@@ -72,8 +74,8 @@ def main():
         if a.version >= 2:
             lin("coef.score", a.pool_heads, d)
             lin("coef.mlp.0", d, (a.pool_heads + 1) * d)
-            lin("coef.mlp.2", 2, d)
-            f["reference/coefficients"] = np.zeros(2, np.float32)
+            lin("coef.mlp.2", a.coefficients, d)
+            f["reference/coefficients"] = np.zeros(a.coefficients, np.float32)
         f["reference/points"] = np.zeros((t, 4), np.float32)
         f["reference/params"] = np.array([0.0, 0.0, 0.12, 0.0, 500.0], np.float32)
         f["reference/output"] = np.zeros((t, 3), np.float32)

@@ -21,11 +21,13 @@
 
 namespace aerolbm::test {
 
-// ||a − b|| / ||b|| of the (C_L, C_D) vectors (numpy_forward.py's coefficient_error).
+// ||a − b|| / ||b|| of the (C_L, C_D[, C_M]) vectors (numpy_forward.py's coefficient_error); a head of two
+// outputs leaves the third NaN in both, which is skipped.
 inline double coefficient_error(const std::array<float, surrogate::kCoefficients>& a,
                                 const std::array<float, surrogate::kCoefficients>& b) {
   double num = 0, den = 0;
   for (int i = 0; i < surrogate::kCoefficients; ++i) {
+    if (std::isnan(b[i]) && std::isnan(a[i])) continue;
     num += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
     den += double(b[i]) * b[i];
   }
@@ -37,6 +39,7 @@ struct TestModelShape {
   surrogate::SampleGrid grid{12, 8, -1.0, 3.0, -1.0, 1.0};
   int version = 2;     // 1: no coefficient head
   int pool_heads = 3;  // the coefficient head's pooling heads (version 2)
+  int coefficients = 2;  // the head's outputs: 2 (C_L, C_D) or 3 (and C_M)
 };
 
 inline void h5_write(hid_t loc, const std::string& name, const std::vector<float>& v, std::vector<hsize_t> dims) {
@@ -108,7 +111,7 @@ inline void write_test_model(const std::filesystem::path& path, const TestModelS
   h5_attr_int(f, "param_features", 5);
   h5_attr_int(f, "outputs", 3);
   if (s.version >= 2) {
-    h5_attr_int(f, "coefficients", 2);
+    h5_attr_int(f, "coefficients", s.coefficients);
     h5_attr_int(f, "pool_heads", s.pool_heads);
   }
   h5_attr_int(f, "nx", s.grid.nx);
@@ -125,8 +128,10 @@ inline void write_test_model(const std::filesystem::path& path, const TestModelS
   h5_write(norm, "out_mean", {0.8f, 0.02f, -0.1f}, {3});
   h5_write(norm, "out_std", {0.3f, 0.1f, 0.5f}, {3});
   if (s.version >= 2) {
-    h5_write(norm, "coef_mean", {0.4f, 0.12f}, {2});
-    h5_write(norm, "coef_std", {0.3f, 0.05f}, {2});
+    const std::vector<float> cm = {0.4f, 0.12f, 0.01f}, cs = {0.3f, 0.05f, 0.02f};
+    const auto K = std::size_t(s.coefficients);
+    h5_write(norm, "coef_mean", std::vector<float>(cm.begin(), cm.begin() + K), {K});
+    h5_write(norm, "coef_std", std::vector<float>(cs.begin(), cs.begin() + K), {K});
   }
   H5Gclose(norm);
   const hid_t w = H5Gcreate2(f, "weights", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -157,7 +162,7 @@ inline void write_test_model(const std::filesystem::path& path, const TestModelS
   if (s.version >= 2) {
     linear("coef.score", s.pool_heads, D);
     linear("coef.mlp.0", D, (s.pool_heads + 1) * D);
-    linear("coef.mlp.2", 2, D);
+    linear("coef.mlp.2", s.coefficients, D);
   }
   H5Gclose(w);
   const hsize_t T = hsize_t(s.grid.points());
@@ -165,7 +170,8 @@ inline void write_test_model(const std::filesystem::path& path, const TestModelS
   h5_write(ref, "points", test_points(s.grid), {T, 4});
   h5_write(ref, "params", {0.02f, 0.4f, 0.12f, 5.0f, 500.0f}, {5});
   h5_write(ref, "output", std::vector<float>(T * 3, 0.0f), {T, 3});
-  if (s.version >= 2) h5_write(ref, "coefficients", {0.0f, 0.0f}, {2});
+  if (s.version >= 2)
+    h5_write(ref, "coefficients", std::vector<float>(std::size_t(s.coefficients), 0.0f), {hsize_t(s.coefficients)});
   H5Gclose(ref);
   if (edit) edit(f);
   H5Fclose(f);

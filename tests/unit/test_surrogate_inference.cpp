@@ -77,6 +77,36 @@ TEST(SurrogateInference, CpuMatchesNumpyReference) {
 // The coefficient head (version 2): the C++ CPU pooling + MLP reproduces numpy_forward.py's C_L, C_D to 1e-4; the
 // reference is not the normalisation's mean (the network moves it), and a changed pooling score, pooling heads in
 // another order, or the conditioning vector left out each move it beyond the tolerance.
+// A head with a third output (C_M: a model trained on data with the pitching moment), against numpy_forward.py.
+TEST(SurrogateInference, CpuHeadWithPitchingMomentMatchesNumpyReference) {
+  TempDir dir;
+  const auto file = dir.path() / "model.h5";
+  test::TestModelShape shape;
+  shape.coefficients = 3;
+  if (!write_with_numpy_reference(file, shape, 11)) GTEST_SKIP() << "numpy_forward.py, numpy or h5py missing";
+  const Model m = load_model(file);
+  ASSERT_TRUE(m.coef.has_value());
+  ASSERT_EQ(m.coef->outputs, 3);
+  const NetworkOutput y = forward_cpu(m, m.ref_points, m.ref_params);
+  ASSERT_TRUE(y.coefficients.has_value());
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(std::isfinite((*y.coefficients)[i])) << "coefficient " << i;
+    EXPECT_GT(std::abs(m.ref_coefficients[i] - m.coef->mean[i]), 1e-3f * m.coef->std[i]) << "coefficient " << i;
+  }
+  const double err = coefficient_error(*y.coefficients, m.ref_coefficients);
+  std::printf("three-output head: C++ CPU C_M %.6f vs numpy %.6f, relative error (C_L, C_D, C_M) %.3e\n",
+              (*y.coefficients)[2], m.ref_coefficients[2], err);
+  EXPECT_LE(err, 1e-4);
+  // The third row of mlp.2 is what C_M reads: changing it moves C_M alone.
+  Model moved = m;
+  Linear& mlp2 = moved.coef->mlp2;
+  for (int i = 0; i < mlp2.in; ++i) mlp2.W[std::size_t(2) * mlp2.in + i] += 0.05f;
+  const auto k = *forward_cpu(moved, m.ref_points, m.ref_params).coefficients;
+  EXPECT_EQ(k[0], (*y.coefficients)[0]);
+  EXPECT_EQ(k[1], (*y.coefficients)[1]);
+  EXPECT_GT(std::abs(k[2] - (*y.coefficients)[2]), 1e-4f);
+}
+
 TEST(SurrogateInference, CpuCoefficientHeadMatchesNumpyReference) {
   TempDir dir;
   const auto file = dir.path() / "model.h5";
@@ -87,7 +117,7 @@ TEST(SurrogateInference, CpuCoefficientHeadMatchesNumpyReference) {
   ASSERT_EQ(m.pool_heads(), 3);
   const NetworkOutput y = forward_cpu(m, m.ref_points, m.ref_params);
   ASSERT_TRUE(y.coefficients.has_value());
-  for (int i = 0; i < kCoefficients; ++i)
+  for (int i = 0; i < m.coef->outputs; ++i)
     EXPECT_GT(std::abs(m.ref_coefficients[i] - m.coef->mean[i]), 1e-3f * m.coef->std[i]) << "coefficient " << i;
   const double err = coefficient_error(*y.coefficients, m.ref_coefficients);
   std::printf("coefficient head: C++ CPU (%.6f, %.6f) vs numpy (%.6f, %.6f), relative error %.3e\n",
@@ -267,9 +297,16 @@ TEST(SurrogateModelFile, MalformedCoefficientHead) {
   expect_refused(
       [](hid_t f) {
         H5Adelete(f, "coefficients");
+        test::h5_attr_int(f, "coefficients", 4);
+      },
+      {"'coefficients' is 4", "expected 2 to 3"});
+  // A head that says it predicts C_M (3 outputs) over a 2-output file: the first 2-long array is named.
+  expect_refused(
+      [](hid_t f) {
+        H5Adelete(f, "coefficients");
         test::h5_attr_int(f, "coefficients", 3);
       },
-      {"'coefficients' is 3", "expected 2"});
+      {"/norm/coef_mean", "[2]", "expected [3]"});
 }
 
 TEST(SurrogateModelFile, WrongVersionAndFormat) {
