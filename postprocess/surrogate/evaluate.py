@@ -1,6 +1,7 @@
 """Evaluate a trained surrogate on the test and angle-of-attack extrapolation splits of a dataset.h5.
 
     python3 evaluate.py --model DIR/model.pt --dataset dataset.h5 --out DIR [--device auto|cpu|cuda]
+    python3 evaluate.py --model model.h5 --dataset fresh.h5 --out DIR      (the exported model, as predict runs it)
 
 Writes DIR/metrics.json and DIR/metrics.md. Per split, over fluid points (mask 0) of every case on the full grid:
 - velocity error: ||(u,v)_pred − (u,v)_sim|| / ||(u,v)_sim|| (the 2-vector field), mean and max over cases;
@@ -177,7 +178,7 @@ def markdown(results, meta):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--model", required=True, help="model.pt from train.py")
+    ap.add_argument("--model", required=True, help="model.pt from train.py, or model.h5 from export.py")
     ap.add_argument("--dataset", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--device", default="auto")

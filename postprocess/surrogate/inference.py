@@ -7,7 +7,7 @@ import numpy as np
 import torch
 
 from data import param_features
-from model import make_model
+from model import load_exported_weights, make_model
 
 CONFIG_KEYS = {"d_model": int, "heads": int, "layers": int, "mlp_ratio": int, "lr": float, "weight_decay": float,
                "warmup_fraction": float, "epochs": int, "batch": int, "seed": int, "train_tokens": int,
@@ -80,8 +80,33 @@ def load_checkpoint(path):
     return torch.load(path, map_location="cpu", weights_only=False)
 
 
+def load_exported(path, device="cpu"):
+    """(model in eval mode on device, config, norm, grid dict) from a model.h5 written by export.py (version 2):
+    the weights `aerolbm predict` runs, in PyTorch. The config holds the architecture and the splits' numbers
+    (test 1, extrapolation 2, as config.json)."""
+    import numpy_forward
+    try:
+        m = numpy_forward.load(path)
+    except numpy_forward.ModelFileError as e:
+        raise ConfigError(str(e))
+    a = m["attrs"]
+    if a["version"] < 2:
+        raise ConfigError(f"{path}: version {a['version']} has no coefficient head; evaluate its model.pt instead")
+    cfg = {"d_model": a["d_model"], "heads": a["heads"], "layers": a["layers"], "mlp_ratio": a["mlp_ratio"],
+           "coef_pool_heads": a["pool_heads"], "coefficients": a["coefficients"], "test_split": 1,
+           "extrapolation_split": 2}
+    model = make_model(cfg)
+    load_exported_weights(model, {k: np.asarray(v, np.float32) for k, v in m["weights"].items()})
+    model.to(device).eval()
+    grid = {k: a[k] for k in ("nx", "ny", "x0", "x1", "y0", "y1")}
+    return model, cfg, {k: np.asarray(v, np.float32) for k, v in m["norm"].items()}, grid
+
+
 def load_trained(path, device="cpu"):
-    """(model in eval mode on device, config, norm, grid dict) from a model.pt written by train.py."""
+    """(model in eval mode on device, config, norm, grid dict) from a model.pt written by train.py, or from a
+    model.h5 written by export.py (load_exported)."""
+    if str(path).endswith(".h5"):
+        return load_exported(path, device)
     ck = load_checkpoint(path)
     if "coef_pool_heads" not in ck["config"]:
         raise ConfigError(f"{path}: a model.pt from before the coefficient head (no 'coef_pool_heads' in its "

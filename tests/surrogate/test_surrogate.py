@@ -341,6 +341,15 @@ def test_train_evaluate_export(tiny_dataset, tmp_path):
     for k in ("head_cm_abs_error_vs_solver", "head_cm_spearman_vs_solver"):
         assert np.isfinite(test[k]), (k, test[k])
     assert "Pitching moment" in open(os.path.join(run, "metrics.md")).read()
+    # evaluate.py on the exported model.h5 (what predict runs, and what a fresh set is evaluated with) gives the
+    # checkpoint's metrics
+    rc, out = script("evaluate.py", "--model", model_h5, "--dataset", tiny_dataset, "--out", str(tmp_path / "h5"),
+                     "--device", "cpu")
+    assert rc == 0, out
+    t5 = json.load(open(tmp_path / "h5" / "metrics.json"))["splits"]["test"]
+    for key in ("velocity_rel_l2_mean", "head_cl_rel_error_vs_solver", "head_cd_rel_error_vs_solver",
+                "head_cm_abs_error_vs_solver"):
+        assert t5[key] == pytest.approx(test[key], rel=1e-4, abs=1e-7), (key, t5[key], test[key])
 
 
 @pytest.mark.parametrize("reverse", [False, True])
