@@ -8,18 +8,11 @@
 namespace aerolbm {
 
 void Backend::queue_force_sample(bool per_cell) {
+  // The total is wall_force()'s whether or not the per-cell forces come too, so that a sample's total is the
+  // same number as the force asked for at once (Simulation::coefficients_now; 2D runs report the totals).
   ForceSample s;
-  if (per_cell) {
-    wall_force_cells(s.cells);
-    const std::size_t rows = s.cells.size() / 3;
-    for (int c = 0; c < 3; ++c) {
-      double sum = 0;
-      for (std::size_t r = 0; r < rows; ++r) sum += s.cells[c * rows + r];
-      s.total[std::size_t(c)] = sum;
-    }
-  } else {
-    s.total = wall_force();
-  }
+  s.total = wall_force();
+  if (per_cell) wall_force_cells(s.cells);
   s.pressure = wall_pressure_force();
   queued_samples_.push_back(std::move(s));
 }
