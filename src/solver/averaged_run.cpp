@@ -93,11 +93,7 @@ AveragedRun run_averaged(const Case& c, const LatticeUnits& u, const Body* body,
   const auto w = history.window(t_end - double(window) * u.dt - 1e-12);
   r.cd_mean = ForceHistory::mean_cd(w);
   r.cl_mean = ForceHistory::mean_cl(w);
-  if (loads) {
-    double sum = 0;
-    for (const auto& s : w) sum += s.cpitch;
-    r.cpitch_mean = w.empty() ? std::nan("") : sum / double(w.size());
-  }
+  if (loads) r.cpitch_mean = ForceHistory::mean_cpitch(w);
   return r;
 }
 

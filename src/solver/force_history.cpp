@@ -25,4 +25,11 @@ double ForceHistory::mean_cl(const std::vector<CoefficientSample>& w) {
   return s / double(w.size());
 }
 
+double ForceHistory::mean_cpitch(const std::vector<CoefficientSample>& w) {
+  if (w.empty()) return std::nan("");
+  double s = 0;
+  for (const auto& x : w) s += x.cpitch;
+  return s / double(w.size());
+}
+
 }  // namespace aerolbm

@@ -29,6 +29,7 @@ class ForceHistory {
   std::vector<CoefficientSample> window(double t0) const;
   static double mean_cd(const std::vector<CoefficientSample>& w);
   static double mean_cl(const std::vector<CoefficientSample>& w);
+  static double mean_cpitch(const std::vector<CoefficientSample>& w);  // NaN where a sample has none
 
  private:
   std::vector<CoefficientSample> samples_;

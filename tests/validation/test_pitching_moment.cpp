@@ -12,12 +12,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "src/io/surface_values.hpp"
 #include "src/solver/body_loads.hpp"
-#include "src/solver/frame_builder.hpp"
 #include "src/solver/simulation.hpp"
-#include "src/solver/surface_probe.hpp"
 #include "tests/validation/harness.hpp"
+#include "tests/validation/outline_surface.hpp"
 
 namespace aerolbm::testing {
 namespace {
@@ -100,16 +98,9 @@ TEST(PitchingMoment, AgreesWithTheSurfaceOutputsMoment) {
   const BodyLoads l = loads.loads(per_cell);
   const double cm = l.moment_coefficients[2];
 
-  std::vector<float> rho, u;
-  s.backend->macroscopic(rho, u);
-  const Frame f = build_frame(s.d, rho.data(), u.data(), s.u.u_lattice, 1.0, FrameRequest{});
-  GridInfo g;  // lattice units: lengths in cells
-  g.nx = s.d.nx;
-  g.ny = s.d.ny;
-  SurfaceMesh m = surface_outline(s.body->outline(), s.d, g);
-  m.nu_lattice = s.u.nu_lattice;
-  m.u_lattice = s.u.u_lattice;
-  const SurfaceValues v = surface_values(m, f.pressure.data(), f.velocity.data());
+  const OutlineSurface o = outline_surface(s);
+  const SurfaceMesh& m = o.mesh;
+  const SurfaceValues& v = o.values;
   // Segment by segment: the traction −Cp n + C_f (the shear's coefficient vector), the end points' mean, at the
   // segment's middle, times its length; lengths in chords.
   double surface_cm = 0, surface_cl = 0;

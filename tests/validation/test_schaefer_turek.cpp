@@ -5,11 +5,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "src/io/surface_values.hpp"
-#include "src/solver/frame_builder.hpp"
-#include "src/solver/surface_probe.hpp"
 #include "src/solver/window_analysis.hpp"
 #include "tests/validation/harness.hpp"
+#include "tests/validation/outline_surface.hpp"
 
 namespace aerolbm::testing {
 namespace {
@@ -33,16 +31,9 @@ DragParts drag_parts(SolverSetup& s) {
   DragParts r{};
   r.cd = s.backend->wall_force()[0] * k;
   r.cd_pressure = s.backend->wall_pressure_force()[0] * k;
-  std::vector<float> rho, u;
-  s.backend->macroscopic(rho, u);
-  const Frame f = build_frame(s.d, rho.data(), u.data(), s.u.u_lattice, 1.0, FrameRequest{});
-  GridInfo g;  // lattice units: lengths in cells
-  g.nx = s.d.nx;
-  g.ny = s.d.ny;
-  SurfaceMesh m = surface_outline(s.body->outline(), s.d, g);
-  m.nu_lattice = s.u.nu_lattice;
-  m.u_lattice = s.u.u_lattice;
-  const SurfaceValues v = surface_values(m, f.pressure.data(), f.velocity.data());
+  const OutlineSurface o = outline_surface(s);
+  const SurfaceMesh& m = o.mesh;
+  const SurfaceValues& v = o.values;
   const std::size_t P = m.points.size();
   for (std::size_t p = 0; p < P; ++p) {
     const std::size_t q = (p + 1) % P;
