@@ -172,6 +172,36 @@ def test_polar_from_a_predicted_table(tmp_path):
     assert r.returncode != 0 and "not a polar table" in r.stderr
 
 
+def test_polar_beside_measured_data(tmp_path):
+    # --reference draws measured data (the shipped Ladson polar) beside the runs, adds C_D(alpha), and prints the
+    # runs against the data interpolated to their angles.
+    ref_file = os.path.join(os.path.dirname(__file__), "..", "..", "cases", "data", "ladson_naca0012_re6e6.dat")
+    ref = plot_polar.read_reference(ref_file)
+    label, ra, rcl, rcd = ref
+    assert "80 grit" in label and len(ra) == 17, "the first zone only"
+    assert ra[0] == pytest.approx(-4.04) and rcd[7] == pytest.approx(0.01201)
+    (tmp_path / "polar.csv").write_text("alpha_deg,cl,cd\n0,0.0,0.0090\n10.12,1.0707,0.01201\n")
+    alpha, cd, cl, _ = plot_polar.polar_points(plot_polar.collect([str(tmp_path)]))
+    fig = plot_polar.plot_polar([str(tmp_path)], ref)
+    assert len(fig.axes) == 3
+    axd = fig.axes[-1]
+    near = (ra >= -5) & (ra <= 15.12)  # the data within 5 degrees of the runs' 0 to 10.12
+    np.testing.assert_allclose(axd.lines[1].get_ydata(), rcd[near])
+    assert axd.lines[1].get_ydata().max() < 0.02, "no post-stall points beyond the runs' angles"
+    text = plot_polar.against_reference(alpha, cd, cl, ref)
+    row = [ln for ln in text.splitlines() if ln.strip().startswith("10.1")][0]
+    assert row.count("+0.0 %") == 2, row  # the data's own point: Cl and Cd both +0.0 %
+    # at 0 degrees the data's Cd interpolates to 0.008097: the run's 0.0090 is +11.2 %
+    assert "+11.2 %" in text.splitlines()[1]
+    bad = tmp_path / "bad.dat"
+    bad.write_text("zone\n1 2\n")
+    with pytest.raises(plot_polar.ar.RunError, match="three numbers"):
+        plot_polar.read_reference(str(bad))
+    r = run_script("plot_polar.py", str(tmp_path), "--reference", ref_file, "--output", tmp_path / "out")
+    assert r.returncode == 0, r.stderr
+    assert "Cd data" in r.stdout and (tmp_path / "out" / "polar.png").exists()
+
+
 @pytest.mark.parametrize("name", ["plot_forces.py", "plot_cp.py", "plot_fields.py", "plot_polar.py"])
 def test_bad_folder_exits_2(name, tmp_path):
     r = run_script(name, tmp_path / "nothing")
