@@ -169,9 +169,10 @@ double round_down(double x, int digits) {
 // hard limit (> 0.5) applies; so it does with the entropic collision (lattice.collision: kbc), which chooses in
 // every cell how fast the modes that grow near τ = ½ relax. lattice.tau_min guards the other runs.
 void check_stability(const SectionReader& physics, const Case& c, const LatticeUnits& u) {
-  if ((c.les_model != "none" || c.collision == Collision::KBC) && u.tau > kLesTauFloor) return;
-  if (u.tau > c.tau_min) return;
-  const double nu_min = (c.tau_min - 0.5) / 3.0;
+  const bool floor_only = c.les_model != "none" || c.collision == Collision::KBC;
+  const double limit = floor_only ? kLesTauFloor : c.tau_min;
+  if (u.tau > limit) return;
+  const double nu_min = (limit - 0.5) / 3.0;
   // The three ways out, each with the others held fixed; the factor keeps the advice off the exact limit
   // (τ must exceed tau_min, not equal it).
   const double margin = 1.0001;
@@ -185,9 +186,14 @@ void check_stability(const SectionReader& physics, const Case& c, const LatticeU
                      " >= " + format_number(cells_needed) + ")";
   if (mach_needed <= (c.allow_high_mach ? 0.7 : 0.3))
     hint += ", a higher Mach number (physics.mach >= " + format_significant(mach_needed, 3) + ")";
-  hint += ", a lower Reynolds number (physics.reynolds <= " + format_significant(re_allowed, 4) +
-          ") or the entropic collision (lattice.collision: kbc); lattice.tau_min lowers the margin at your own risk.";
-  physics.problem("reynolds", "a relaxation time τ > lattice.tau_min = " + format_number(c.tau_min),
+  hint += ", a lower Reynolds number (physics.reynolds <= " + format_significant(re_allowed, 4) + ")";
+  // With the entropic collision or LES only the hard floor applies, which neither they nor lattice.tau_min lift.
+  hint += floor_only ? ": the entropic collision and LES run down to this floor, not below it."
+                     : " or the entropic collision (lattice.collision: kbc); lattice.tau_min lowers the margin at "
+                       "your own risk.";
+  physics.problem("reynolds",
+                  floor_only ? "a relaxation time τ > 0.500001 (the floor of the entropic collision and of LES runs)"
+                             : "a relaxation time τ > lattice.tau_min = " + format_number(c.tau_min),
                   "τ = " + format_significant(u.tau, 6) + " (ν = " + format_significant(u.nu_lattice, 4) +
                       " in lattice units from Re = " + format_number(c.reynolds) + ", Ma = " + format_number(c.mach) +
                       ", L = " + format_number(c.chord_cells) + " cells)",

@@ -89,6 +89,16 @@ TEST(CaseRules, EntropicCollisionAdmitsHighReynoldsNumbers) {
   const Case c = load_case(dir.write("b.yaml", no_les));
   EXPECT_EQ(c.collision, Collision::KBC);
   EXPECT_EQ(c.les_model, "none");
+  // Below the hard floor the refusal names that floor, not lattice.tau_min, and does not offer the collision the
+  // file already has.
+  std::string too_high = no_les;
+  const std::string re = "reynolds: 1e5, mach: 0.1";
+  ASSERT_NE(too_high.find(re), std::string::npos);
+  too_high.replace(too_high.find(re), re.size(), "reynolds: 1e7, mach: 0.02");
+  const std::string e = load_error(dir.write("c.yaml", too_high));
+  EXPECT_TRUE(Contains(e, "expected a relaxation time τ > 0.500001 (the floor of the entropic collision")) << e;
+  EXPECT_TRUE(Contains(e, "physics.reynolds <= ")) << e;
+  EXPECT_FALSE(Contains(e, "lattice.collision: kbc")) << e;
 }
 
 // WALE: its own default constant (Nicoud & Ducros' C_w) unless the file sets one; admitted at high Reynolds numbers as
