@@ -805,6 +805,10 @@ void RefinedLevels::for_each_covered(int level, Fn&& fn) const {
   }
 }
 
+void RefinedLevels::level_own_fields(int level, std::vector<float>& rho, std::vector<float>& u) {
+  levels_[std::size_t(level)].backend->macroscopic(rho, u);
+}
+
 void RefinedLevels::level_fields(int level, std::vector<float>& rho, std::vector<float>& u) {
   levels_[std::size_t(level)].backend->macroscopic(rho, u);
   if (std::size_t(level) + 1 == levels_.size()) return;

@@ -26,6 +26,7 @@
 #include "src/solver/frame_builder.hpp"
 #include "src/solver/output_budget.hpp"
 #include "src/solver/progress.hpp"
+#include "src/solver/bad_cells.hpp"
 #include "src/solver/refined_levels.hpp"
 #include "src/solver/step_schedule.hpp"
 #include "src/solver/stop_request.hpp"
@@ -307,23 +308,71 @@ void Simulation::watchdog(std::int64_t step, std::int64_t last_checkpoint) {
                   units_.u_lattice);
   else
     std::snprintf(what, sizeof(what), "non-finite values (NaN or Inf)");
+  // Where the bad cells lie, level by level from the finest (host copies of the fields: the run ends here). Not on
+  // MPI blocks, whose fields are spread over the ranks.
+  std::string region;
+  std::int64_t non_finite = 0;
+  if (auto* levels = dynamic_cast<RefinedLevels*>(backend_.get())) {
+    for (int l = levels->levels() - 1; l >= 0; --l) {
+      std::vector<float> rho, u;
+      levels->level_own_fields(l, rho, u);
+      const DomainData& d = levels->domain(l);
+      std::vector<bool> skip(std::size_t(d.cells()));
+      for (std::int64_t m = 0; m < d.cells(); ++m) skip[std::size_t(m)] = !levels->owned(l, m);
+      const GridInfo g = level_grid_info(case_, units_, d, l);
+      const BadCells b = find_bad_cells(g, rho, u, bound, &skip);
+      if (b.count == 0) continue;
+      non_finite += b.non_finite;
+      char head[120];
+      std::snprintf(head, sizeof(head), "%slevel %d (%.0f cells per reference length): ", region.empty() ? "" : "; ", l,
+                    units_.length_cells * double(std::int64_t(1) << l));
+      region += head + describe_bad_cells(g, b, dims);
+    }
+  } else if (!blocks_) {
+    std::vector<float> rho, u;
+    backend_->macroscopic(rho, u);
+    const GridInfo g = grid_info(case_, units_);
+    const BadCells b = find_bad_cells(g, rho, u, bound);
+    if (b.count > 0) region = describe_bad_cells(g, b, dims);
+    non_finite = b.non_finite;
+  }
+  if (!region.empty()) {
+    region = " Where: " + region + ".";
+    // Non-finite cells: the blow-up has had up to watchdog.every steps to spread from where it started.
+    if (non_finite > 0 && case_.watchdog_every > 5)
+      region += " The scan runs every " + std::to_string(case_.watchdog_every) +
+                " steps, so the damage has spread: continue from the last checkpoint with --set watchdog.every=5 to "
+                "catch it where it starts.";
+  }
   const bool near_inlet = x < 3 && case_.inlet == FaceBC::Velocity;
   char params[200];
   std::snprintf(params, sizeof(params), "tau = %.4f, Mach %.3g (u = %.4g cells/step), %.0f cells per reference length",
                 units_.tau, case_.mach, units_.u_lattice, units_.length_cells);
   const bool low_tau = units_.tau < 0.55;
-  const bool fast = std::isfinite(c.speed) && units_.u_max_lattice > 0.15;
+  const bool over_speed = std::isfinite(c.speed);
+  char speed_cause[160] = "";
+  if (over_speed)
+    std::snprintf(speed_cause, sizeof(speed_cause),
+                  "the flow reached %.1f times the inflow speed, more than the lattice carries stably", c.speed /
+                  units_.u_lattice);
   std::string cause = std::string("Likely cause (") + params + "): " +
-                      (low_tau ? "tau this close to 0.5 leaves the collision too little damping for this resolution"
-                       : fast  ? "the inflow is fast for the lattice, so local speeds near the body reach the bound"
-                               : "flow features finer than the grid resolves") +
+                      (over_speed ? std::string(speed_cause) + (low_tau ? ", with tau this close to 0.5" : "")
+                       : low_tau  ? std::string("tau this close to 0.5 leaves the collision too little damping for "
+                                               "this resolution")
+                                  : std::string("flow features finer than the grid resolves")) +
                       (near_inlet ? "; the blow-up starts at the inlet, where start-up pressure waves reflect" : "") +
                       ".";
+  const std::string collision =
+      case_.collision == Collision::TRT   ? "use lattice.collision: bgk (TRT can be less robust near tau 0.5 at open "
+                                            "boundaries) or kbc (entropic), "
+      : case_.collision == Collision::BGK ? "use lattice.collision: kbc (entropic), "
+                                          : "";
   const std::string fix =
-      " What to change: raise the resolution (geometry.chord_cells; tau - 0.5 grows in proportion), "
-      "lower physics.mach if the speed is the problem (it also moves tau towards 0.5), lower physics.reynolds "
-      "if the study allows, use lattice.collision: bgk (TRT can be less robust near tau 0.5 at open boundaries), "
-      "or, for under-resolved turbulence, a sub-grid model (lattice.les.model) once available.";
+      std::string(" What to change: ") + (over_speed ? "lower physics.mach (the peak speeds scale with it), " : "") +
+      "raise the resolution (geometry.chord_cells; tau - 0.5 grows in proportion), " +
+      (over_speed ? "" : "lower physics.mach if the speed is the problem (it also moves tau towards 0.5), ") +
+      "lower physics.reynolds if the study allows, " + collision +
+      "or, for under-resolved turbulence, a sub-grid model (lattice.les.model: smagorinsky or wale).";
   const std::string ckpt =
       last_checkpoint >= 0
           ? " The last good checkpoint (step " + std::to_string(last_checkpoint) + ") is kept in " +
@@ -331,7 +380,7 @@ void Simulation::watchdog(std::int64_t step, std::int64_t last_checkpoint) {
                 "; continue from it with --restart after changing, for example, lattice.collision."
           : " No checkpoint was written before the failure.";
   throw RunError("the run diverged by step " + std::to_string(step) + ": first bad " + std::string(where) + ", " +
-                 what + ". " + cause + fix + ckpt);
+                 what + "." + region + " " + cause + fix + ckpt);
 }
 
 // The end of a run with output.averages: the statistics come to the host (gathered to rank 0 under MPI, a

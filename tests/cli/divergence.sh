@@ -15,10 +15,16 @@ out=$("$BIN" run "$SRC/cases/naca0012_re1000_aoa5.yaml" --backend cpu -o "$WORK/
 rc=$?
 [ $rc -eq 1 ] || { echo "expected exit status 1, got $rc"; echo "$out" | tail -5; exit 1; }
 for want in "diverged by step" "first bad cell (x " "reference lengths from the body pivot" "Likely cause" "tau = " \
-            "geometry.chord_cells" "physics.mach" "lattice.collision: bgk" "lattice.les.model" \
+            "geometry.chord_cells" "physics.mach" "lattice.collision: kbc" "lattice.les.model" \
             "last good checkpoint (step 800)" "--restart"; do
   grep -qF -- "$want" <<<"$out" || { echo "message lacks '$want':"; echo "$out" | tail -3; exit 1; }
 done
+# Where the region of bad cells lies: the speed passes the bound over the airfoil (within a chord of its pivot).
+where=$(grep -o 'Where: [0-9]* bad cells ([0-9]* non-finite) around ([-0-9.]*, [-0-9.]*)' <<<"$out")
+[ -n "$where" ] || { echo "message lacks the bad cells' region:"; echo "$out" | tail -3; exit 1; }
+read -r cx cy < <(sed -E 's/.*around \(([-0-9.]*), ([-0-9.]*)\)/\1 \2/' <<<"$where")
+awk -v x="$cx" -v y="$cy" 'BEGIN { exit !(x > -1 && x < 1.5 && y > -1 && y < 1) }' ||
+  { echo "bad cells centred at ($cx, $cy), not over the airfoil: $where"; exit 1; }
 step=$(grep -o 'diverged by step [0-9]*' <<<"$out" | grep -o '[0-9]*$')
 [ $((step % 70)) -eq 0 ] || { echo "step $step is not a multiple of watchdog.every=70"; exit 1; }
 [ -s "$WORK/run/fields.h5" ] || { echo "frames written before the divergence are missing"; exit 1; }
