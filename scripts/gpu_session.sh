@@ -4,7 +4,7 @@
 # root, with the install bundle in ./bundle:
 #   bash scripts/gpu_session.sh   (logs go to $OUT, or ./gpu-logs)
 # SECTIONS picks parts (default: all): tests default compare restart bench cases output sanitizers long wing farfield
-# (and, only when named: ncu resources channel polar refinement surrogate)
+# (and, only when named: ncu resources channel polar refinement re6e6 surrogate)
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-logs}
 mkdir -p "$OUT"
@@ -194,6 +194,23 @@ if want polar; then
     --model postprocess/surrogate/model.h5 --backend cuda --repeats 20 -o /tmp/polar --overwrite \
     > "$OUT/polar.log" 2>&1
   grep -E "predicted" "$OUT/polar.log" | tee -a "$OUT/session.log"; cp /tmp/polar/polar.csv /tmp/polar/summary.json "$OUT/" 2>/dev/null
+fi
+if want re6e6; then
+  # NACA 0012 at Re 6e6 on its refined grid (docs/validation.md): one run per angle (RE6E6_ANGLES), extra settings
+  # in RE6E6_SET (e.g. "--set physics.mach=0.1"), the state scanned every 10 steps so a blow-up is located, then
+  # the polar against Ladson's data.
+  log "NACA 0012 at Re 6e6, refined, angles ${RE6E6_ANGLES:-0 5 10 15} ${RE6E6_SET:-}"
+  runs=()
+  for a in ${RE6E6_ANGLES:-0 5 10 15}; do
+    timeout 300 "$A" run cases/naca0012_re6e6_aoa5.yaml --backend cuda -o "/tmp/re6e6_$a" --overwrite \
+      --set physics.angle_of_attack_deg="$a" --set output.every=0 --set watchdog.every=10 ${RE6E6_SET:-} \
+      > "$OUT/re6e6_$a.log" 2>&1
+    echo "alpha $a: exit $?, $(grep -oE 'done:.*|diverged by step [0-9]+.*Likely' "$OUT/re6e6_$a.log" | cut -c1-300)" \
+      | tee -a "$OUT/session.log"
+    [ -s "/tmp/re6e6_$a/summary.json" ] && runs+=("/tmp/re6e6_$a") && cp "/tmp/re6e6_$a/summary.json" "$OUT/re6e6_$a.json"
+  done
+  [ ${#runs[@]} -gt 0 ] && "${PY:-python3}" postprocess/plot_polar.py "${runs[@]}" \
+    --reference cases/data/ladson_naca0012_re6e6.dat -o "$OUT" 2>&1 | tee -a "$OUT/session.log"
 fi
 if want surrogate; then
   # The surrogate retrained with its C_L, C_D head (model.h5 version 2, docs/surrogate.md): sweep -> train ->
