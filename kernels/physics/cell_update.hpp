@@ -6,6 +6,7 @@
 #include "kernels/physics/boundaries.hpp"
 #include "kernels/physics/les_wale.hpp"
 #include "kernels/physics/wall_model.hpp"
+#include "kernels/physics/watchdog.hpp"
 #include "kernels/storage/two_lattice.hpp"
 
 namespace aerolbm {
@@ -396,13 +397,12 @@ AEROLBM_HD_COLD void wall_force_cell(const GridView& g, const StepConstants<R>& 
 template <class L, class R, class Acc>
 AEROLBM_HD bool cell_is_sane(const GridView& g, const StepConstants<R>& k, const Acc& acc, std::int64_t n,
                              R max_speed, R& speed) {
-  if ((g.flags[n] & cell::type_mask) == cell::solid || (g.flags[n] & cell::ghost)) return true;
+  if (!watched_cell(g.flags[n])) return true;
   R rho, u[3];
   cell_macroscopic<L, R>(k, acc, n, rho, u);
   const R s2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
   speed = sqrt(s2);
-  // Written so that NaN fails every comparison and so counts as bad.
-  return rho > R(0) && rho < R(1e30) && s2 <= max_speed * max_speed;
+  return state_is_sane(rho, s2, max_speed);
 }
 
 // A 32-bit integer hash (xor-shift-multiply rounds): consecutive inputs give unrelated outputs.

@@ -192,7 +192,8 @@ void check_stability(const SectionReader& physics, const Case& c, const LatticeU
                      : " or the entropic collision (lattice.collision: kbc); lattice.tau_min lowers the margin at "
                        "your own risk.";
   physics.problem("reynolds",
-                  floor_only ? "a relaxation time τ > 0.500001 (the floor of the entropic collision and of LES runs)"
+                  floor_only ? "a relaxation time τ > " + format_significant(kLesTauFloor, 7) +
+                                   " (the floor of the entropic collision and of LES runs)"
                              : "a relaxation time τ > lattice.tau_min = " + format_number(c.tau_min),
                   "τ = " + format_significant(u.tau, 6) + " (ν = " + format_significant(u.nu_lattice, 4) +
                       " in lattice units from Re = " + format_number(c.reynolds) + ", Ma = " + format_number(c.mach) +

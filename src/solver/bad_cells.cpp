@@ -4,20 +4,21 @@
 #include <cmath>
 #include <cstdio>
 
+#include "kernels/physics/watchdog.hpp"
+
 namespace aerolbm {
 
-BadCells find_bad_cells(const GridInfo& g, const std::vector<float>& rho, const std::vector<float>& u, double max_speed,
-                        const std::vector<bool>* skip) {
+BadCells find_bad_cells(const GridInfo& g, const std::vector<float>& rho, const std::vector<float>& u,
+                        const std::vector<std::uint8_t>& flags, double max_speed) {
   BadCells b;
   double sum[3] = {0, 0, 0};
-  const double bound2 = max_speed * max_speed;
   for (std::int64_t n = 0; n < g.cells(); ++n) {
-    if (skip && (*skip)[std::size_t(n)]) continue;
+    if (!watched_cell(flags[std::size_t(n)])) continue;
     const double r = rho[std::size_t(n)];
     const double ux = u[3 * std::size_t(n)], uy = u[3 * std::size_t(n) + 1], uz = u[3 * std::size_t(n) + 2];
     const double s2 = ux * ux + uy * uy + uz * uz;
+    if (state_is_sane(r, s2, max_speed)) continue;
     const bool finite = std::isfinite(r) && std::isfinite(s2);
-    if (finite && s2 <= bound2) continue;
     const std::int64_t x[3] = {n % g.nx, (n / g.nx) % g.ny, n / (g.nx * g.ny)};
     for (int a = 0; a < 3; ++a) {
       b.lo[a] = b.count == 0 ? x[a] : std::min(b.lo[a], x[a]);

@@ -18,10 +18,10 @@ struct BadCells {
   double centre[3] = {0, 0, 0};                       // centroid, cell indices
 };
 
-// rho: one value per cell, u: three per cell (x, y, z), cells x fastest; `skip` (optional, one per cell): cells
-// not to count (a refined level's cells under the next level's box, whose values are not its own).
-BadCells find_bad_cells(const GridInfo& g, const std::vector<float>& rho, const std::vector<float>& u, double max_speed,
-                        const std::vector<bool>* skip = nullptr);
+// rho: one value per cell, u: three per cell (x, y, z), flags: the grid's cell flags, cells x fastest. The cells
+// and the test are the backends' scan's (kernels/physics/watchdog.hpp).
+BadCells find_bad_cells(const GridInfo& g, const std::vector<float>& rho, const std::vector<float>& u,
+                        const std::vector<std::uint8_t>& flags, double max_speed);
 
 // "N bad cells (M non-finite) around (x, y) reference lengths from the body pivot, over x a..b, y c..d" (2D: no z).
 std::string describe_bad_cells(const GridInfo& g, const BadCells& b, int dims);

@@ -810,7 +810,7 @@ void RefinedLevels::level_own_fields(int level, std::vector<float>& rho, std::ve
 }
 
 void RefinedLevels::level_fields(int level, std::vector<float>& rho, std::vector<float>& u) {
-  levels_[std::size_t(level)].backend->macroscopic(rho, u);
+  level_own_fields(level, rho, u);
   if (std::size_t(level) + 1 == levels_.size()) return;
   std::vector<float> frho, fu;
   level_fields(level + 1, frho, fu);

@@ -113,7 +113,7 @@ class RefinedLevels : public Backend {
   // of their children: the level's frames. On the host, complete when it returns.
   std::unique_ptr<FieldsTransfer> level_fields_transfer(int level);
   // Level `level`'s density and velocity as its backend holds them (its grid; the cells under the next level's box
-  // not filled: owned() says which cells are the level's own).
+  // not filled: its ghost cells, owned() false).
   void level_own_fields(int level, std::vector<float>& rho, std::vector<float>& u);
   // Level 0's populations (Q × its cells), then level 1's, ..., then the values in transit (ring × Q per
   // coupling). write_populations throws std::invalid_argument for another length.

@@ -317,10 +317,8 @@ void Simulation::watchdog(std::int64_t step, std::int64_t last_checkpoint) {
       std::vector<float> rho, u;
       levels->level_own_fields(l, rho, u);
       const DomainData& d = levels->domain(l);
-      std::vector<bool> skip(std::size_t(d.cells()));
-      for (std::int64_t m = 0; m < d.cells(); ++m) skip[std::size_t(m)] = !levels->owned(l, m);
       const GridInfo g = level_grid_info(case_, units_, d, l);
-      const BadCells b = find_bad_cells(g, rho, u, bound, &skip);
+      const BadCells b = find_bad_cells(g, rho, u, d.flags, bound);
       if (b.count == 0) continue;
       non_finite += b.non_finite;
       char head[120];
@@ -332,7 +330,7 @@ void Simulation::watchdog(std::int64_t step, std::int64_t last_checkpoint) {
     std::vector<float> rho, u;
     backend_->macroscopic(rho, u);
     const GridInfo g = grid_info(case_, units_);
-    const BadCells b = find_bad_cells(g, rho, u, bound);
+    const BadCells b = find_bad_cells(g, rho, u, domain_.flags, bound);
     if (b.count > 0) region = describe_bad_cells(g, b, dims);
     non_finite = b.non_finite;
   }

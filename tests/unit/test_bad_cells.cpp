@@ -1,11 +1,12 @@
 // The watchdog's account of where a blow-up lies: the bad cells' count, centroid and bounding box on the host copy
-// of a grid's fields, with a refined level's covered cells left out.
+// of a grid's fields, with solid cells and a refined level's ghost cells left out, as the backends' scan leaves them.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 #include <string>
 
+#include "kernels/physics/params.hpp"
 #include "src/solver/bad_cells.hpp"
 
 namespace aerolbm {
@@ -34,7 +35,8 @@ TEST(BadCells, CentroidAndBoxOfNonFiniteAndFastCells) {
         rho[at(x, y, 1)] = std::numeric_limits<float>::quiet_NaN();
       }
     }
-  const BadCells b = find_bad_cells(g, rho, u, 0.4);
+  const std::vector<std::uint8_t> fluid(std::size_t(g.cells()), cell::fluid);
+  const BadCells b = find_bad_cells(g, rho, u, fluid, 0.4);
   EXPECT_EQ(b.count, 6);
   EXPECT_EQ(b.non_finite, 4);
   EXPECT_DOUBLE_EQ(b.centre[0], 6.0);
@@ -49,22 +51,27 @@ TEST(BadCells, CentroidAndBoxOfNonFiniteAndFastCells) {
   EXPECT_NE(text.find("6 bad cells (4 non-finite) around (1.000, 1.250, 0.500)"), std::string::npos) << text;
   EXPECT_NE(text.find("over x 0.500..1.500, y 1.000..1.500, z 0.500..0.500"), std::string::npos) << text;
   // Under the bound the fast cells are not bad.
-  EXPECT_EQ(find_bad_cells(g, rho, u, 0.7).count, 4);
+  EXPECT_EQ(find_bad_cells(g, rho, u, fluid, 0.7).count, 4);
 }
 
-TEST(BadCells, SkippedCellsAreNotCounted) {
+TEST(BadCells, SolidAndGhostCellsAreNotCounted) {
   const GridInfo g = grid(6, 4, 1);
   std::vector<float> rho(std::size_t(g.cells()), 1.0f), u(3 * std::size_t(g.cells()), 0.0f);
   rho[3] = std::numeric_limits<float>::infinity();
   rho[20] = std::numeric_limits<float>::quiet_NaN();
-  std::vector<bool> skip(std::size_t(g.cells()), false);
-  skip[20] = true;
-  const BadCells b = find_bad_cells(g, rho, u, 0.4, &skip);
-  EXPECT_EQ(b.count, 1);
-  EXPECT_DOUBLE_EQ(b.centre[0], 3.0);
-  EXPECT_DOUBLE_EQ(b.centre[1], 0.0);
+  rho[21] = -1.0f;  // a negative density is bad as the backends' scan has it
+  rho[22] = 0.0f;   // and so is zero, but this cell is solid
+  std::vector<std::uint8_t> flags(std::size_t(g.cells()), cell::fluid);
+  flags[20] = cell::fluid | cell::ghost;
+  flags[22] = cell::solid;
+  const BadCells b = find_bad_cells(g, rho, u, flags, 0.4);
+  EXPECT_EQ(b.count, 2);
+  EXPECT_EQ(b.non_finite, 1);
+  EXPECT_DOUBLE_EQ(b.centre[0], 3.0);   // cells 3 (3, 0) and 21 (3, 3)
+  EXPECT_DOUBLE_EQ(b.centre[1], 1.5);
   EXPECT_EQ(describe_bad_cells(g, b, 2).find(", z"), std::string::npos);
-  EXPECT_EQ(find_bad_cells(g, std::vector<float>(std::size_t(g.cells()), 1.0f), u, 0.4).count, 0);
+  const std::vector<float> ones(std::size_t(g.cells()), 1.0f);
+  EXPECT_EQ(find_bad_cells(g, ones, u, flags, 0.4).count, 0);
 }
 
 }  // namespace
