@@ -811,7 +811,11 @@ void RefinedLevels::level_own_fields(int level, std::vector<float>& rho, std::ve
 
 void RefinedLevels::level_fields(int level, std::vector<float>& rho, std::vector<float>& u) {
   level_own_fields(level, rho, u);
-  if (std::size_t(level) + 1 == levels_.size()) return;
+  if (std::size_t(level) + 1 < levels_.size()) fill_covered(level, rho, u);
+  if (level > 0) fill_band(level, rho, u);
+}
+
+void RefinedLevels::fill_covered(int level, std::vector<float>& rho, std::vector<float>& u) {
   std::vector<float> frho, fu;
   level_fields(level + 1, frho, fu);
   for_each_covered(level, [&](std::int64_t n, const std::int64_t (&child)[8], int kids) {
@@ -824,6 +828,60 @@ void RefinedLevels::level_fields(int level, std::vector<float>& rho, std::vector
     rho[std::size_t(n)] = float(r / kids);
     for (int a = 0; a < 3; ++a) u[3 * std::size_t(n) + std::size_t(a)] = float(v[a] / kids);
   });
+}
+
+void RefinedLevels::fill_band(int level, std::vector<float>& rho, std::vector<float>& u) {
+  const Level& f = levels_[std::size_t(level)];
+  const Level& c = levels_[std::size_t(level) - 1];
+  std::vector<float> crho, cu;
+  level_own_fields(level - 1, crho, cu);
+  for_each_covered(level - 1, [&](std::int64_t n, const std::int64_t (&child)[8], int kids) {
+    double r = 0, v[3] = {0, 0, 0};
+    for (int b = 0; b < kids; ++b) {
+      const std::size_t m = std::size_t(child[b]);
+      r += rho[m];
+      for (int a = 0; a < 3; ++a) v[a] += u[3 * m + std::size_t(a)];
+    }
+    crho[std::size_t(n)] = float(r / kids);
+    for (int a = 0; a < 3; ++a) cu[3 * std::size_t(n) + std::size_t(a)] = float(v[a] / kids);
+  });
+  const std::int64_t nf[3] = {f.d.nx, f.d.ny, f.d.nz}, nc[3] = {c.d.nx, c.d.ny, c.d.nz};
+  const int dims = dims_;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t n = 0; n < f.d.cells(); ++n) {
+    std::int64_t xf[3];
+    coordinates(f.d, n, xf);
+    bool band = false;
+    for (int a = 0; a < dims; ++a)
+      band = band || (f.band[a][0] && xf[a] < 2) || (f.band[a][1] && xf[a] >= nf[a] - 2);
+    if (!band) continue;
+    // The cell's centre in level − 1's cells: (x + ½) / 2 − ½, a quarter cell off a coarse centre.
+    std::int64_t i0[3] = {0, 0, 0};
+    double t[3] = {0, 0, 0};
+    for (int a = 0; a < dims; ++a) {
+      const double s = (double(xf[a] + f.d.origin[a]) + 0.5) / 2.0 - 0.5 - double(c.d.origin[a]);
+      const double sc = std::clamp(s, 0.0, double(nc[a] - 1));
+      i0[a] = std::min<std::int64_t>(std::int64_t(sc), std::max<std::int64_t>(nc[a] - 2, 0));
+      t[a] = nc[a] > 1 ? sc - double(i0[a]) : 0.0;
+    }
+    if (dims == 2) i0[2] = 0;
+    double r = 0, v[3] = {0, 0, 0};
+    for (int k = 0; k < (1 << dims); ++k) {
+      double w = 1;
+      std::int64_t x[3] = {i0[0], i0[1], i0[2]};
+      for (int a = 0; a < dims; ++a) {
+        const int hi = (k >> a) & 1;
+        w *= hi ? t[a] : 1 - t[a];
+        x[a] += hi;
+      }
+      if (w == 0) continue;
+      const std::size_t q = std::size_t(x[0] + nc[0] * (x[1] + nc[1] * x[2]));
+      r += w * crho[q];
+      for (int a = 0; a < 3; ++a) v[a] += w * cu[3 * q + std::size_t(a)];
+    }
+    rho[std::size_t(n)] = float(r);
+    for (int a = 0; a < 3; ++a) u[3 * std::size_t(n) + std::size_t(a)] = float(v[a]);
+  }
 }
 
 void RefinedLevels::sample_averages() {

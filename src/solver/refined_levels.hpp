@@ -129,8 +129,17 @@ class RefinedLevels : public Backend {
   struct Coupling;
   void step(int level);
   std::array<double, 3> summed_force(bool pressure_part);
-  // Fills level `level`'s density and velocity, the cells under level + 1's box with the mean of their children.
+  // Fills level `level`'s density and velocity, the cells under level + 1's box with the mean of their children,
+  // its band from level − 1 (fill_band).
   void level_fields(int level, std::vector<float>& rho, std::vector<float>& u);
+  // Level `level`'s cells under level + 1's box given the mean of their children (level_fields of level + 1).
+  void fill_covered(int level, std::vector<float>& rho, std::vector<float>& u);
+  // Level `level`'s band (level ≥ 1: the two cells of its grid over level − 1's own cells on each side that has
+  // one), whose populations hold only the values the own cells read, given the fields of level − 1 interpolated
+  // (bi/trilinearly) at its cells' centres: level − 1's own cells, and those under this level's box the mean of
+  // their children in `rho`, `u` (this level's fields). The level's frames then show the flow there, and the
+  // derived fields (vorticity, Q) of the own cells next to the band difference it, not partial sums.
+  void fill_band(int level, std::vector<float>& rho, std::vector<float>& u);
   // Level `level`'s mean-field statistics, the cells under the next level's box filled with the mean of their
   // children's (their means, and their sums of squared deviations: the mean of the children's variances, not the
   // variance of their mean).
