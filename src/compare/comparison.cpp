@@ -1,5 +1,7 @@
 #include "src/compare/comparison.hpp"
 
+#include "src/compare/level_fields.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -185,6 +187,19 @@ Comparison compare_runs(const RunFolder& a, const RunFolder& b, const CompareOpt
                                        k + 1 == pairs.size() ? &c.maps : nullptr));
     c.fields_compared = !c.frames.empty();
     c.fields_note = c.grid.note;
+    if (!a.levels.empty() || !b.levels.empty()) {
+      c.fields_note += " A refined run's frames here are level 0's grid, the cells under a box holding the mean of "
+                       "their children; its levels are compared at their own resolution below.";
+      std::vector<std::pair<double, double>> times;
+      for (const auto& [fa, fb] : pairs) times.emplace_back(fa->time, fb->time);
+      c.levels = compare_levels(a, b, times, tol);
+      c.levels_note = std::string(!a.levels.empty() && !b.levels.empty() ? "Both runs are refined: A's levels are "
+                                                                            "compared, against B's finest level at "
+                                                                            "each point. "
+                                                                          : "") +
+                      "Each point is compared once, at the finest level of " + (a.levels.empty() ? "B" : "A") +
+                      " that owns it; relative L2 over those points, B against A.";
+    }
     if (pairs.empty())
       c.warnings.push_back("no common frame times (A has " + std::to_string(a.frames.size()) + " frames, B " +
                            std::to_string(b.frames.size()) + "): fields not compared. Use output.every with the "
@@ -227,6 +242,14 @@ Comparison compare_runs(const RunFolder& a, const RunFolder& b, const CompareOpt
       consider(r.error.rel_l2, what);
       if (exceeds(r.error.rel_l2, options.field_tol)) fails.push_back(what + ": " + sci(r.error.rel_l2));
     }
+  for (const auto& l : c.levels)
+    for (const auto& f : l.frames)
+      for (const auto& r : f.fields) {
+        const std::string what = "level " + std::to_string(l.level) + " " + r.field + " relative L2 at t = " +
+                                 sci(f.time_a);
+        consider(r.error.rel_l2, what);
+        if (exceeds(r.error.rel_l2, options.field_tol)) fails.push_back(what + ": " + sci(r.error.rel_l2));
+      }
   for (const auto& r : c.mean.fields) {
     if (is_rms(r.field)) continue;
     const std::string what = "mean " + r.field + " relative L2";
@@ -251,6 +274,7 @@ Comparison compare_runs(const RunFolder& a, const RunFolder& b, const CompareOpt
   if (c.agree) {
     c.verdict = "AGREE: " + std::string(c.fields_compared ? "every field at " + std::to_string(c.frames.size()) +
                                                                 " common frames and " : "") +
+                (c.levels.empty() ? "" : "on " + std::to_string(c.levels.size()) + " refined level(s), ") +
                 (c.mean_compared ? "the mean fields and " : "") +
                 "the force coefficients are within the " + tol + " (largest error " + sci(c.largest_error) +
                 (c.largest_what.empty() ? "" : ", " + c.largest_what) + ")";

@@ -54,6 +54,16 @@ struct ErrorMaps {
   std::vector<std::vector<float>> diffs;
 };
 
+// One refined level's own cells (level_fields.hpp) compared at its resolution at each common frame.
+struct LevelComparison {
+  std::string run;  // "A" or "B": the run whose level this is
+  int level = 1;
+  FieldGrid grid;    // that level's grid
+  std::int64_t own_points = 0;  // its points compared at this level (own cells not under the next level's box)
+  std::string note;  // one sentence for the report: what is compared against what
+  std::vector<FrameResult> frames;
+};
+
 struct Comparison {
   const RunFolder* a = nullptr;
   const RunFolder* b = nullptr;
@@ -74,6 +84,10 @@ struct Comparison {
   bool mean_compared = false;
   std::string mean_note;
   FrameResult mean;
+  // Refined runs: each refined level's own cells at its resolution (empty when neither run is refined). Counted in
+  // the verdict and --fail-above like the frames' fields.
+  std::vector<LevelComparison> levels;
+  std::string levels_note;
   double largest_error = 0;  // the figure --fail-above is checked against
   std::string largest_what;
   bool agree = true;

@@ -94,6 +94,33 @@ Json report_json(const Comparison& c, const ReportImages& images) {
   }
   j.set("frames", frames);
 
+  Json levels = Json::array();
+  for (const auto& l : c.levels) {
+    Json lj = Json::object();
+    lj.set("run", l.run);
+    lj.set("level", std::int64_t(l.level));
+    Json lg = Json::object();
+    lg.set("nx", l.grid.nx);
+    lg.set("ny", l.grid.ny);
+    lg.set("nz", l.grid.nz);
+    lg.set("spacing", l.grid.spacing[0]);
+    lj.set("grid", lg);
+    lj.set("own_points", l.own_points);
+    lj.set("note", l.note);
+    Json lf = Json::array();
+    for (const auto& f : l.frames) {
+      Json fj = Json::object();
+      fj.set("time_A", f.time_a);
+      fj.set("time_B", f.time_b);
+      fj.set("fields", field_results(f.fields));
+      lf.push_back(fj);
+    }
+    lj.set("frames", lf);
+    levels.push_back(lj);
+  }
+  j.set("levels", levels);
+  j.set("levels_note", c.levels_note);
+
   Json mf = Json::object();
   mf.set("compared", c.mean_compared);
   mf.set("note", c.mean_note);

@@ -72,6 +72,19 @@ std::string report_markdown(const Comparison& c, const ReportImages& images) {
     m += "\n";
   }
 
+  if (!c.levels.empty()) {
+    m += "## Refined levels\n\n" + c.levels_note + "\n\n";
+    for (const auto& l : c.levels) {
+      m += "**Level " + std::to_string(l.level) + "** (" + std::to_string(l.own_points) + " points). " + l.note +
+           "\n\n";
+      m += "| time | field | rel. L2 | max abs | max at (x, y) | max abs of A | points |\n";
+      m += "| --- | --- | --- | --- | --- | --- | --- |\n";
+      for (const auto& f : l.frames)
+        for (const auto& r : f.fields) m += "| " + fmt("%.4g", f.time_a) + " | " + field_cells(r);
+      m += "\n";
+    }
+  }
+
   m += "## Mean fields\n\n" + c.mean_note + "\n\n";
   if (c.mean_compared) {
     m += "Time averages (`velocity`, `pressure`: in the verdict) and RMS fluctuations (`velocity_rms`, "

@@ -223,6 +223,24 @@ RunFolder load_run_folder(const fs::path& dir) {
   } else if (mean_written && asked.hdf5) {
     bad(mean_dir / "fields.h5", "missing, but summary.json says the mean fields were written", kRerun);
   }
+  // RUN/levels/level<N>/ (refinement.boxes): each level's frames on its own grid, at the run's frame steps.
+  if (r.has_fields) {
+    for (int n = 1;; ++n) {
+      const fs::path level_dir = dir / "levels" / ("level" + std::to_string(n));
+      if (!fs::exists(level_dir / "fields.h5", ec)) {
+        if (fs::is_directory(level_dir, ec) && hdf5 && r.frames_announced > 0)
+          bad(level_dir / "fields.h5", "missing, but the run wrote HDF5 frames of its other levels", kRerun);
+        break;
+      }
+      auto level = std::make_shared<RunFolder>();
+      level->dir = level_dir;
+      level->lattice = r.lattice;
+      level->frames_announced = std::int64_t(r.frames.size());
+      load_fields(*level);
+      level->has_fields = true;
+      r.levels.push_back(std::move(level));
+    }
+  }
   return r;
 }
 

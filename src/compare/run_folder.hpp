@@ -54,6 +54,10 @@ struct RunFolder {
   std::shared_ptr<const RunFolder> mean;
   std::int64_t mean_samples = 0;
   double mean_first_time = 0, mean_last_time = 0;
+  // A refined run's levels (refinement.boxes): RUN/levels/level<N>/ for N = 1, 2, ..., each read as a run folder
+  // of frames (dir, fields.h5, grid on that level's cells, frames at the run's steps; summary and forces left
+  // empty), the finest last. Empty for a uniform run. The run's own grid above is level 0's.
+  std::vector<std::shared_ptr<const RunFolder>> levels;
 };
 
 // Throws CompareInputError (file, what is wrong, what to do) for a missing or truncated folder, unparsable

@@ -102,19 +102,66 @@ grep -q "skipped (--no-plots)" cmp_p2/report.md || fail "report.md should say th
 # 3. Different resolutions: the finer run is interpolated onto the coarser grid, and the report says so.
 "$BIN" compare coarse a -o cmp_r --no-plots > out.txt 2>&1 || { cat out.txt; fail "compare coarse a"; }
 grep -q "interpolated bilinearly onto the cell centres of the coarser" cmp_r/report.md || fail "no interpolation note"
-# 3b. A refined run (16 cells per chord, a box at 32 around the airfoil) against the uniform run at 32: its frames
-# are level 0's grid, so the uniform run is interpolated onto it; near the body the two agree to a few per cent.
-run -o refined --threads 2 --steps 300 --set output.every=100 --set geometry.chord_cells=16 \
+# 3b. A refined run (16 cells per chord, a box at 32 around the airfoil) against the uniform run at 32, over the
+# same times (half the steps of twice the length): its top-level frames are level 0's grid, so the uniform run is
+# interpolated onto it; its level 1 is compared at its own resolution, over the box's own cells (not its band),
+# against the uniform run at the same points. Near the body the two agree to a few per cent.
+run -o refined --threads 2 --steps 150 --set output.every=50 --set geometry.chord_cells=16 \
   --set 'refinement.boxes=[[-0.5,-0.5,1.5,0.5]]'
 rc=0; "$BIN" compare refined a -o cmp_ref --no-plots > out.txt 2>&1 || rc=$?
 [ $rc -le 1 ] || { cat out.txt; fail "compare refined a exited $rc"; }
 grep -q "interpolated bilinearly onto the cell centres of the coarser" cmp_ref/report.md || fail "refined: no interpolation note"
+grep -q "## Refined levels" cmp_ref/report.md || fail "refined: report.md lacks the levels' section"
 $PY - <<'PY' || fail "report.json of the refined run against the uniform one"
 import json
 r = json.load(open("cmp_ref/report.json"))
 assert r["grid"]["interpolated"], r["grid"]
+assert len(r["frames"]) == 3, len(r["frames"])
 f = r["frames"][-1]["fields"]["velocity"]
 assert f["rel_l2"] < 0.05 and f["points"] > 1000, f
+(l,) = r["levels"]
+assert l["run"] == "A" and l["level"] == 1, l
+# The box is 2 x 1 chords at 32 cells per chord: 64 x 32 own cells, in a grid with a band of two on every side.
+assert (l["grid"]["nx"], l["grid"]["ny"]) == (68, 36) and l["own_points"] == 64 * 32, l
+assert len(l["frames"]) == 3, len(l["frames"])
+for fr in l["frames"]:
+    e = fr["fields"]["velocity"]
+    # the airfoil's solid cells are left out, every fluid cell of the box is compared
+    assert 1500 < e["points"] < 64 * 32 and 1e-5 < e["rel_l2"] < 0.05, e
+print("refined levels ok:", [fr["fields"]["velocity"]["rel_l2"] for fr in l["frames"]])
+PY
+# 3c. Two refined runs that compute the same numbers (1 and 2 threads) agree on every level, to the bit (their
+# forces to rounding: sums in another order); a copy
+# whose level 1 velocity is scaled by 1.01 (level 0's frames untouched) DIFFERs there, by exactly that.
+run -o refined1 --threads 1 --steps 150 --set output.every=50 --set geometry.chord_cells=16 \
+  --set 'refinement.boxes=[[-0.5,-0.5,1.5,0.5]]'
+"$BIN" compare refined refined1 -o cmp_rr --no-plots --fail-above 1e-12 > out.txt 2>&1 || { cat out.txt; fail "compare refined refined1"; }
+cp -r refined1 rp
+$PY - <<'PY'
+import h5py
+with h5py.File("rp/levels/level1/fields.h5", "r+") as f:
+    for g in f:
+        if g.startswith("frame_"):
+            f[g]["velocity"][...] = f[g]["velocity"][...] * 1.01
+PY
+rc=0; "$BIN" compare refined rp -o cmp_rp --no-plots --fail-above 1e-3 > out.txt 2>&1 || rc=$?
+[ $rc = 1 ] || { cat out.txt; fail "refined, level 1 perturbed: expected exit 1 under --fail-above, got $rc"; }
+$PY - <<'PY' || fail "report.json of the refined runs"
+import json
+r = json.load(open("cmp_rr/report.json"))
+assert r["verdict"]["agree"] and r["grid"]["same_grid"], r["verdict"]
+(l,) = r["levels"]
+for fr in l["frames"]:
+    for name, e in fr["fields"].items():
+        assert e["rel_l2"] == 0 and e["points"] > 1500, (name, e)
+r = json.load(open("cmp_rp/report.json"))
+assert not r["verdict"]["agree"] and "level 1 velocity relative L2" in r["verdict"]["text"], r["verdict"]["text"]
+for f in r["frames"]:
+    assert f["fields"]["velocity"]["rel_l2"] == 0, f   # level 0's frames were not touched
+for fr in r["levels"][0]["frames"]:
+    assert abs(fr["fields"]["velocity"]["rel_l2"] - 0.01) < 1e-6, fr["fields"]["velocity"]
+    assert fr["fields"]["pressure"]["rel_l2"] == 0
+print("refined runs ok")
 PY
 $PY - <<'PY' || fail "report.json of the resolution comparison"
 import json
