@@ -36,8 +36,8 @@ AveragedRun run_averaged(const Case& c, const LatticeUnits& u, const Body* body,
   const double coef = 1.0 / (0.5 * u_ref * u_ref * area);
   // The pitching moment (2D sections) from the per-cell forces, as Simulation takes it.
   const std::optional<ForceReference> ref = dims == 2 ? force_reference(c, u, body) : std::nullopt;
-  std::optional<LoadIntegrator> loads;
-  if (ref) loads.emplace(r.domain, *ref, u_ref);
+  std::optional<LoadIntegrator> loads;  // on the level that holds the body, for a refined case
+  if (ref) loads.emplace(body_load_integrator(*b, r.domain, *ref, dims, u_ref).loads);
   std::vector<double> per_cell;
 
   // Pieces of K steps, each followed by a force sample; the watchdog scan and the mean fields' samples fall on

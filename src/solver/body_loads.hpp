@@ -52,6 +52,17 @@ class LoadIntegrator {
   double q_ = 1;
 };
 
+// The load integrator of a run's body. A refined run (RefinedLevels) takes its per-cell forces on the level that
+// holds the body, in that level's lattice units and grid: the integrator works there (the reference length, area
+// and moment point scaled to it), and force_scale and moment_scale bring its forces and dimensional moments back
+// to level 0's units (its coefficients need nothing). `level0`: the run's grid (Solver::domain).
+struct BodyLoadIntegrator {
+  LoadIntegrator loads;
+  double force_scale = 1, moment_scale = 1;
+};
+BodyLoadIntegrator body_load_integrator(const Backend& backend, const DomainData& level0, const ForceReference& ref,
+                                        int dims, double u_ref);
+
 // spanwise/spanwise_NNNNNN.csv: one line per slice. Written atomically.
 void write_spanwise_csv(const std::string& path, std::int64_t step, double time, const std::vector<SpanSlice>& s);
 

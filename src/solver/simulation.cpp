@@ -105,23 +105,10 @@ Simulation::Simulation(const Case& c, const LatticeUnits& u, std::unique_ptr<Bod
   u_ref_ = units_.u_lattice > 0 ? units_.u_lattice : 1.0;
   ref_ = force_reference(case_, units_, body_.get());
   if (ref_) {
-    const auto* levels = dynamic_cast<const RefinedLevels*>(backend_.get());
-    const int l = levels ? levels->body_level() : 0;
-    if (l > 0) {
-      // The body lies in level l: its per-cell forces, positions and reference in that level's units and grid.
-      const DomainData& d = levels->domain(l);
-      const double k = double(std::int64_t(1) << l);
-      ForceReference r = *ref_;
-      r.length *= k;
-      r.area *= dims == 3 ? k * k : k;
-      for (int a = 0; a < 3; ++a) r.moment_point[a] = r.moment_point[a] * k - double(d.origin[a]);
-      if (dims == 2) r.moment_point[2] = 0.5;
-      loads_.emplace(d, r, u_ref_);
-      load_force_scale_ = dims == 3 ? 1.0 / (k * k) : 1.0 / k;
-      load_moment_scale_ = dims == 3 ? 1.0 / (k * k * k) : 1.0 / (k * k);
-    } else {
-      loads_.emplace(domain_, *ref_, u_ref_);
-    }
+    BodyLoadIntegrator l = body_load_integrator(*backend_, domain_, *ref_, dims, u_ref_);
+    loads_.emplace(std::move(l.loads));
+    load_force_scale_ = l.force_scale;
+    load_moment_scale_ = l.moment_scale;
   }
   area_ = ref_ ? ref_->area : units_.length_cells * (dims == 3 ? double(units_.nz) : 1.0);
   coef_ = 1.0 / (0.5 * u_ref_ * u_ref_ * area_);

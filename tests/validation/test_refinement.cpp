@@ -18,6 +18,7 @@
 
 #include "kernels/backend.hpp"
 #include "src/case/make_body.hpp"
+#include "src/solver/averaged_run.hpp"
 #include "src/solver/case_backend.hpp"
 #include "src/solver/domain.hpp"
 #include "src/solver/backend_select.hpp"
@@ -559,6 +560,38 @@ std::filesystem::path run_in_temp(const Case& c, const std::string& name) {
   Simulation sim(c, lattice_units(c), make_body(c), opt);
   sim.run();
   return dir;
+}
+
+// A sweep (aerolbm sweep: run_averaged, no run folder) of a refined case: its coefficients are those `aerolbm run`
+// reports for the same case, the pitching moment included (taken on the level that holds the body, in its units).
+// It failed before 2026-12-07 ("per-cell forces do not match the wall rows": level 0's rows for the body level's
+// forces).
+TEST(Refinement, SweepRunOfARefinedCaseGivesTheRunsCoefficients) {
+  const Case c = load_case(cases_dir() / "naca0012_re1000_aoa5.yaml",
+                           {"geometry.chord_cells=16", "physics.reynolds=400",
+                            "refinement.boxes=[[-0.5, -0.5, 1.5, 0.5]]", "time.convective_times=3", "time.average_last=1", "forces.every=20", "output.every=0",
+                            "checkpoint.every=0"});
+  const LatticeUnits u = lattice_units(c);
+  RunOptions opt;
+  opt.solver.backend = test_backend();
+  opt.output_dir = std::filesystem::temp_directory_path() / "aerolbm_validation" / "sweep_refined_run";
+  std::filesystem::remove_all(opt.output_dir);
+  std::filesystem::create_directories(opt.output_dir);
+  opt.progress = false;
+  const RunResult run = Simulation(c, u, make_body(c), opt).run();
+  std::filesystem::remove_all(opt.output_dir);
+  AveragedRunOptions ao;
+  ao.backend = test_backend();
+  const auto body = make_body(c);
+  const AveragedRun sweep = run_averaged(c, u, body.get(), ao);
+  std::printf("refined case, run: C_D %.9f C_L %.9f C_m %.9f; sweep: %.9f %.9f %.9f\n", run.cd_mean, run.cl_mean,
+              run.cpitch_mean.value_or(std::nan("")), sweep.cd_mean, sweep.cl_mean, sweep.cpitch_mean);
+  ASSERT_TRUE(run.cpitch_mean.has_value());
+  EXPECT_NEAR(sweep.cd_mean, run.cd_mean, 1e-9 * std::abs(run.cd_mean));
+  EXPECT_NEAR(sweep.cl_mean, run.cl_mean, 1e-9 * std::abs(run.cl_mean));
+  EXPECT_NEAR(sweep.cpitch_mean, *run.cpitch_mean, 1e-9);
+  EXPECT_GT(sweep.cl_mean, 0.1);
+  EXPECT_EQ(sweep.rho.size(), std::size_t(sweep.domain.cells()));  // level 0's mean fields
 }
 
 // The surface table of `aerolbm run` (x, y, Cp, Cf per outline point) after 12 convective times, one frame at
