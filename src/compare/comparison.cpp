@@ -21,17 +21,6 @@ std::string pct(double v) {
   return buf;
 }
 
-// Two frames are the same instant when their times differ by less than half a step of the coarser run.
-const FrameEntry* partner(const RunFolder& b, double time, double tol) {
-  for (const auto& f : b.frames)
-    if (std::abs(f.time - time) <= tol) return &f;
-  return nullptr;
-}
-
-bool has(const FrameEntry& f, const std::string& name) {
-  return std::find(f.fields.begin(), f.fields.end(), name) != f.fields.end();
-}
-
 void case_warnings(const RunFolder& a, const RunFolder& b, std::vector<std::string>& w) {
   const auto num = [&](const char* what, double x, double y) {
     if (std::abs(x - y) > 1e-9 * std::max(1.0, std::abs(x)))
@@ -53,7 +42,7 @@ FrameResult compare_frame(const RunFolder& a, const FrameEntry& fa, const RunFol
   r.step_b = fb.step;
   r.time_a = fa.time;
   r.time_b = fb.time;
-  const bool masks = has(fa, "mask") && has(fb, "mask");
+  const bool masks = has_field(fa, "mask") && has_field(fb, "mask");
   const std::vector<float> ma = masks ? read_field(a, fa, "mask") : std::vector<float>{};
   const std::vector<float> mb = masks ? read_field(b, fb, "mask") : std::vector<float>{};
   const RunFolder& coarse = gm.coarse == 0 ? a : b;
@@ -77,7 +66,7 @@ FrameResult compare_frame(const RunFolder& a, const FrameEntry& fa, const RunFol
     maps->diffs.clear();
   }
   for (const std::string& name : compared_field_names()) {
-    if (!has(fa, name) || !has(fb, name)) continue;
+    if (!has_field(fa, name) || !has_field(fb, name)) continue;
     const int comps = field_components(a, fa, name);
     if (field_components(b, fb, name) != comps) continue;
     std::vector<float> va = read_field(a, fa, name), vb = read_field(b, fb, name);
@@ -181,7 +170,7 @@ Comparison compare_runs(const RunFolder& a, const RunFolder& b, const CompareOpt
     const double tol = std::max(0.5 * std::max(a.dt, b.dt), 1e-9);
     std::vector<std::pair<const FrameEntry*, const FrameEntry*>> pairs;
     for (const auto& fa : a.frames)
-      if (const FrameEntry* fb = partner(b, fa.time, tol)) pairs.emplace_back(&fa, fb);
+      if (const FrameEntry* fb = frame_at(b, fa.time, tol)) pairs.emplace_back(&fa, fb);
     for (std::size_t k = 0; k < pairs.size(); ++k)
       c.frames.push_back(compare_frame(a, *pairs[k].first, b, *pairs[k].second, c.grid,
                                        k + 1 == pairs.size() ? &c.maps : nullptr));

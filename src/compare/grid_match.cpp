@@ -6,14 +6,6 @@
 #include "src/compare/input_error.hpp"
 
 namespace aerolbm {
-namespace {
-
-// Cell faces of the domain along one axis: points sit at cell centres, half a spacing inside the faces.
-double lower(const FieldGrid& g, int a) { return g.origin[a] - 0.5 * g.spacing[a]; }
-double upper(const FieldGrid& g, int a) { return g.origin[a] + (double(g.size(a)) - 0.5) * g.spacing[a]; }
-
-}  // namespace
-
 GridMatch match_grids(const RunFolder& a, const RunFolder& b) {
   const FieldGrid &ga = a.grid, &gb = b.grid;
   if (a.lattice != b.lattice || (ga.nz > 1) != (gb.nz > 1)) {
@@ -24,11 +16,11 @@ GridMatch match_grids(const RunFolder& a, const RunFolder& b) {
   const double h = std::max(ga.spacing[0], gb.spacing[0]);
   const int dims = ga.nz > 1 ? 3 : 2;
   for (int ax = 0; ax < dims; ++ax) {
-    if (std::abs(lower(ga, ax) - lower(gb, ax)) > 0.5 * h || std::abs(upper(ga, ax) - upper(gb, ax)) > 0.5 * h) {
+    if (std::abs(ga.lower(ax) - gb.lower(ax)) > 0.5 * h || std::abs(ga.upper(ax) - gb.upper(ax)) > 0.5 * h) {
       std::ostringstream m;
       m << "the runs cover different domains: along " << "xyz"[ax] << " " << a.dir.string() << " spans ["
-        << lower(ga, ax) << ", " << upper(ga, ax) << "] and " << b.dir.string() << " spans [" << lower(gb, ax)
-        << ", " << upper(gb, ax) << "] reference lengths (body pivot at 0). Compare runs with the same "
+        << ga.lower(ax) << ", " << ga.upper(ax) << "] and " << b.dir.string() << " spans [" << gb.lower(ax)
+        << ", " << gb.upper(ax) << "] reference lengths (body pivot at 0). Compare runs with the same "
         << "domain.size_chords and domain.body_position_chords.";
       throw CompareInputError(m.str());
     }

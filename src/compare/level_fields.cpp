@@ -8,19 +8,6 @@
 namespace aerolbm {
 namespace {
 
-double lower(const FieldGrid& g, int a) { return g.origin[a] - 0.5 * g.spacing[a]; }
-double upper(const FieldGrid& g, int a) { return g.origin[a] + (double(g.size(a)) - 0.5) * g.spacing[a]; }
-
-const FrameEntry* frame_at(const RunFolder& r, double time, double tol) {
-  for (const auto& f : r.frames)
-    if (std::abs(f.time - time) <= tol) return &f;
-  return nullptr;
-}
-
-bool has(const FrameEntry& f, const std::string& name) {
-  return std::find(f.fields.begin(), f.fields.end(), name) != f.fields.end();
-}
-
 std::string grid_text(const FieldGrid& g) {
   char buf[96];
   if (g.nz > 1)
@@ -48,10 +35,10 @@ OwnRegion own_region(const FieldGrid& level, const FieldGrid& top) {
   for (int a = 0; a < r.dims; ++a) {
     // The band lies inside the domain: a side whose face is the domain's (within a quarter of a cell) has none.
     const double h = level.spacing[a];
-    const bool band_lo = lower(level, a) > lower(top, a) + 0.25 * h;
-    const bool band_hi = upper(level, a) < upper(top, a) - 0.25 * h;
-    r.lo[a] = lower(level, a) + (band_lo ? 2.0 * h : 0.0);
-    r.hi[a] = upper(level, a) - (band_hi ? 2.0 * h : 0.0);
+    const bool band_lo = level.lower(a) > top.lower(a) + 0.25 * h;
+    const bool band_hi = level.upper(a) < top.upper(a) - 0.25 * h;
+    r.lo[a] = level.lower(a) + (band_lo ? 2.0 * h : 0.0);
+    r.hi[a] = level.upper(a) - (band_hi ? 2.0 * h : 0.0);
   }
   return r;
 }
@@ -65,9 +52,9 @@ Resampled sample_finest(const RunFolder& run, double time, double tol, const std
   for (int m = int(run.levels.size()); m >= 0; --m) {
     const RunFolder& g = m == 0 ? run : *run.levels[std::size_t(m - 1)];
     const FrameEntry* f = frame_at(g, time, tol);
-    if (!f || !has(*f, field)) continue;
+    if (!f || !has_field(*f, field)) continue;
     const OwnRegion own = own_region(g.grid, run.grid);
-    const std::vector<float> mask = has(*f, "mask") ? read_field(g, *f, "mask") : std::vector<float>{};
+    const std::vector<float> mask = has_field(*f, "mask") ? read_field(g, *f, "mask") : std::vector<float>{};
     const Resampled s = resample(g.grid, read_field(g, *f, field), components, mask, to);
     for (std::int64_t p = 0; p < to.points(); ++p) {
       if (taken[std::size_t(p)]) continue;
@@ -119,12 +106,12 @@ std::vector<LevelComparison> compare_levels(const RunFolder& a, const RunFolder&
       fr.time_b = time_b;
       fr.step_a = fr.step_b = -1;
       std::vector<std::uint8_t> valid = region;
-      if (has(*fl, "mask")) {
+      if (has_field(*fl, "mask")) {
         const std::vector<float> mask = read_field(level, *fl, "mask");
         for (std::size_t p = 0; p < valid.size(); ++p) valid[p] = valid[p] && mask[p] == 0.0f;
       }
       for (const std::string& name : compared_field_names()) {
-        if (!has(*fl, name)) continue;
+        if (!has_field(*fl, name)) continue;
         const int comps = field_components(level, *fl, name);
         const std::vector<float> mine = read_field(level, *fl, name);
         Resampled theirs = sample_finest(other, t_other, tol, name, comps, level.grid);

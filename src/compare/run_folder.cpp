@@ -250,6 +250,16 @@ const std::vector<std::string>& compared_field_names() {
   return names;
 }
 
+const FrameEntry* frame_at(const RunFolder& run, double time, double tol) {
+  for (const auto& f : run.frames)
+    if (std::abs(f.time - time) <= tol) return &f;
+  return nullptr;
+}
+
+bool has_field(const FrameEntry& frame, const std::string& field) {
+  return std::find(frame.fields.begin(), frame.fields.end(), field) != frame.fields.end();
+}
+
 std::vector<float> read_field(const RunFolder& run, const FrameEntry& frame, const std::string& field) {
   return read_h5(run.fields_file(),
                  [&](const h5::Reader& h5) { return h5.read<float>("/" + frame.group + "/" + field); });

@@ -21,6 +21,9 @@ struct FieldGrid {
   std::array<double, 3> spacing{};  // reference lengths
   std::int64_t points() const { return nx * ny * nz; }
   double coord(int axis, std::int64_t i) const { return origin[axis] + double(i) * spacing[axis]; }
+  // Cell faces of the grid along an axis: points sit at cell centres, half a spacing inside them.
+  double lower(int axis) const { return origin[axis] - 0.5 * spacing[axis]; }
+  double upper(int axis) const { return origin[axis] + (double(size(axis)) - 0.5) * spacing[axis]; }
   std::int64_t size(int axis) const { return axis == 0 ? nx : axis == 1 ? ny : nz; }
 };
 
@@ -63,6 +66,12 @@ struct RunFolder {
 // Throws CompareInputError (file, what is wrong, what to do) for a missing or truncated folder, unparsable
 // summary.json / forces.csv / case.yaml, or a corrupt or incomplete fields.h5.
 RunFolder load_run_folder(const std::filesystem::path& dir);
+
+// The frame of `run` at `time` (within `tol`: half a step of the coarser run), null if none.
+const FrameEntry* frame_at(const RunFolder& run, double time, double tol);
+
+// Whether the frame holds dataset `field`.
+bool has_field(const FrameEntry& frame, const std::string& field);
 
 // Values of one field of one frame, in file order (z, y, x[, component]).
 std::vector<float> read_field(const RunFolder& run, const FrameEntry& frame, const std::string& field);

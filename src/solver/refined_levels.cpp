@@ -818,6 +818,11 @@ void RefinedLevels::level_fields(int level, std::vector<float>& rho, std::vector
 void RefinedLevels::fill_covered(int level, std::vector<float>& rho, std::vector<float>& u) {
   std::vector<float> frho, fu;
   level_fields(level + 1, frho, fu);
+  mean_of_children(level, frho, fu, rho, u);
+}
+
+void RefinedLevels::mean_of_children(int level, const std::vector<float>& frho, const std::vector<float>& fu,
+                                     std::vector<float>& rho, std::vector<float>& u) const {
   for_each_covered(level, [&](std::int64_t n, const std::int64_t (&child)[8], int kids) {
     double r = 0, v[3] = {0, 0, 0};
     for (int b = 0; b < kids; ++b) {
@@ -835,16 +840,7 @@ void RefinedLevels::fill_band(int level, std::vector<float>& rho, std::vector<fl
   const Level& c = levels_[std::size_t(level) - 1];
   std::vector<float> crho, cu;
   level_own_fields(level - 1, crho, cu);
-  for_each_covered(level - 1, [&](std::int64_t n, const std::int64_t (&child)[8], int kids) {
-    double r = 0, v[3] = {0, 0, 0};
-    for (int b = 0; b < kids; ++b) {
-      const std::size_t m = std::size_t(child[b]);
-      r += rho[m];
-      for (int a = 0; a < 3; ++a) v[a] += u[3 * m + std::size_t(a)];
-    }
-    crho[std::size_t(n)] = float(r / kids);
-    for (int a = 0; a < 3; ++a) cu[3 * std::size_t(n) + std::size_t(a)] = float(v[a] / kids);
-  });
+  mean_of_children(level - 1, rho, u, crho, cu);
   const std::int64_t nf[3] = {f.d.nx, f.d.ny, f.d.nz}, nc[3] = {c.d.nx, c.d.ny, c.d.nz};
   const int dims = dims_;
 #pragma omp parallel for schedule(static)

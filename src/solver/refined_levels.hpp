@@ -134,6 +134,9 @@ class RefinedLevels : public Backend {
   void level_fields(int level, std::vector<float>& rho, std::vector<float>& u);
   // Level `level`'s cells under level + 1's box given the mean of their children (level_fields of level + 1).
   void fill_covered(int level, std::vector<float>& rho, std::vector<float>& u);
+  // rho, u (level `level`'s fields): each cell under level + 1's box set to the mean of its children in frho, fu.
+  void mean_of_children(int level, const std::vector<float>& frho, const std::vector<float>& fu,
+                        std::vector<float>& rho, std::vector<float>& u) const;
   // Level `level`'s band (level ≥ 1: the two cells of its grid over level − 1's own cells on each side that has
   // one), whose populations hold only the values the own cells read, given the fields of level − 1 interpolated
   // (bi/trilinearly) at its cells' centres: level − 1's own cells, and those under this level's box the mean of
