@@ -37,6 +37,7 @@ struct LevelCouplingTables {
   std::vector<std::int32_t> cross_cell;       // per crossing: the child's fine cell
   std::vector<std::uint8_t> cross_dir;        // and its population that crosses (i, or mirrored on its way)
   std::vector<double> cross_weight;
+  std::vector<std::uint8_t> diagonal;         // Q: 1 where population i has more than one non-zero component
   std::vector<std::int32_t> ring_child_cell;  // ring × 2^D: the children's fine cells
   std::vector<std::int32_t> ring_cell;        // the ring's coarse cells
 };

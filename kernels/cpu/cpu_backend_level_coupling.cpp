@@ -50,6 +50,7 @@ class HostLevelCoupling final : public LevelCoupling {
                                   t_.cross_cell.data(),
                                   t_.cross_dir.data(),
                                   t_.cross_weight.data(),
+                                  t_.diagonal.data(),
                                   t_.ring_child_cell.data(),
                                   t_.ring_cell.data(),
                                   sums_.data(),

@@ -82,6 +82,7 @@ class CudaLevelCoupling final : public LevelCoupling {
     upload(cross_cell_, t.cross_cell);
     upload(cross_dir_, t.cross_dir);
     upload(cross_weight_, t.cross_weight);
+    upload(diagonal_, t.diagonal);
     upload(ring_child_cell_, t.ring_child_cell);
     upload(ring_cell_, t.ring_cell);
     n_ = std::size_t(t.ring * t.q);
@@ -108,6 +109,7 @@ class CudaLevelCoupling final : public LevelCoupling {
                                   cross_cell_.data(),
                                   cross_dir_.data(),
                                   cross_weight_.data(),
+                                  diagonal_.data(),
                                   ring_child_cell_.data(),
                                   ring_cell_.data(),
                                   sums_.data(),
@@ -178,7 +180,7 @@ class CudaLevelCoupling final : public LevelCoupling {
   cudaStream_t stream_;
   LatticeOwner& coarse_;
   LatticeOwner& fine_;
-  DeviceBuffer<std::uint8_t> read_dir_, read_dir1_, read_child_[2], mirror_, cross_dir_;
+  DeviceBuffer<std::uint8_t> read_dir_, read_dir1_, read_child_[2], mirror_, cross_dir_, diagonal_;
   DeviceBuffer<std::int32_t> read_cell_, read_source_[2], neighbour_, ring_read_, cross_begin_, cross_cell_,
       ring_child_cell_, ring_cell_;
   DeviceBuffer<std::int64_t> parent_cells_;

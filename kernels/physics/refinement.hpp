@@ -13,10 +13,13 @@
 //   it, convex corners included: the coarse cell's mass along c_i, f_i V, is what the fine level receives.
 // - coalescence (fine → coarse): a covered coarse cell G's population i, which the coarse cell at G + c_i pulls, is
 //   the sum of the fine populations i that leave the fine level's owned cells from G's children (see
-//   src/solver/refined_levels.cpp for which children count for which G) over the fine states t − ½, t and t + ½
-//   with weights ½, 1, ½, divided by 2^D: centred on the coarse state's time t. Half of each second sub-step's
-//   crossings wait for the next coarse step; every one is handed over once in all, so what the coarse level
-//   receives is exactly what left the fine level.
+//   src/solver/refined_levels.cpp for which children count for which G) over two fine sub-steps' worth of
+//   states, divided by 2^D. Along an axis: the states t − ½, t and t + ½ with weights ½, 1, ½, centred on the
+//   coarse state's time t (half of each second sub-step's crossings wait for the next coarse step); a diagonal
+//   (more than one non-zero component): the states t and t + ½, one each, centred on t + ¼
+//   (docs/grid_refinement.md: measured, the transverse wave across a slab goes from first to second order).
+//   Every crossing is handed over once in all, so what the coarse level receives is exactly what left the fine
+//   level.
 //
 // Across the faces and edges of a box, mass and momentum are then conserved to rounding (each population's volume
 // is handed over unchanged); at its corners, see coalesced(). A box may lie on a free-slip face (a symmetry plane,
@@ -133,6 +136,7 @@ struct CouplingView {
   const std::int32_t* cross_cell;
   const std::uint8_t* cross_dir;
   const double* cross_weight;
+  const std::uint8_t* diagonal;         // Q: 1 where population i has more than one non-zero component
   const std::int32_t* ring_child_cell;  // ring × 2^D: the children's fine cells
   const std::int32_t* ring_cell;        // the ring's coarse cells
   double* sums;                         // ring × Q
@@ -171,8 +175,9 @@ AEROLBM_HD void explode_value(const CouplingView& v, std::int64_t t, const T* co
 }
 
 // The t-th ring value read, j = r × Q + i, from the crossings of the fine state. Mode 0 (before fine sub-step 0):
-// sums = pending + them; 1 (before sub-step 1): sums += ½ them, pending = ½ them, and ring cell r's population i
-// coalesced into the coarse state; 2 (after the states were written): pending = ½ them.
+// sums = pending + them; 1 (before sub-step 1): sums += h them, pending = (1 − h) them, and ring cell r's
+// population i coalesced into the coarse state; 2 (after the states were written): pending = (1 − h) them; h = ½
+// along an axis (the states t − ½, t, t + ½ weighted ½, 1, ½), 1 for a diagonal (t and t + ½, nothing in transit).
 template <int D, class T>
 AEROLBM_HD void crossings_value(const CouplingView& v, std::int64_t t, int mode, const T* fine,
                                 std::int64_t fine_stride, T* coarse, std::int64_t coarse_stride) {
@@ -182,16 +187,17 @@ AEROLBM_HD void crossings_value(const CouplingView& v, std::int64_t t, int mode,
   const T* children = fine + std::int64_t(i) * fine_stride;  // population i, by fine cell
   const double now =
       crossing_sum(fine, fine_stride, v.cross_begin, v.cross_cell, v.cross_dir, v.cross_weight, r, v.q, i);
+  const double held = v.diagonal[i] ? 0.0 : 0.5;  // the share of the second sub-step's crossings held over
   if (mode == 0) {
     v.sums[j] = v.pending[j] + now;
   } else if (mode == 1) {
-    const double sum = v.sums[j] + 0.5 * now;
+    const double sum = v.sums[j] + (1.0 - held) * now;
     v.sums[j] = sum;
-    v.pending[j] = 0.5 * now;
+    v.pending[j] = held * now;
     coarse[std::int64_t(i) * coarse_stride + v.ring_cell[r]] =
         T(coalesced_value<D>(sum, children, v.cross_begin, v.cross_weight, v.ring_child_cell, r, v.q, i));
   } else {
-    v.pending[j] = 0.5 * now;
+    v.pending[j] = held * now;
   }
 }
 

@@ -564,6 +564,11 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       t.cross_dir.push_back(x.dir);
       t.cross_weight.push_back(x.weight);
     }
+    for (int i = 0; i < q_; ++i) {
+      int components = 0;
+      for (int a = 0; a < 3; ++a) components += v.c[i][a] != 0;
+      t.diagonal.push_back(std::uint8_t(components > 1));
+    }
     for (const std::int32_t c : k.ring_children) t.ring_child_cell.push_back(std::int32_t(k.children[std::size_t(c)]));
     for (const std::int64_t n : k.ring) t.ring_cell.push_back(std::int32_t(n));
     k.ops = make_level_coupling(*levels_[l].backend, *levels_[l + 1].backend, t, cfg.threads);
@@ -666,11 +671,12 @@ void RefinedLevels::couple_and_step(int level) {
   // the two sub-steps the same values enter the fine level in all, so the mean keeps the volumes handed over exactly.
   // (With the first sub-step's crossings below: one launch on the device.)
   k.explode_and_first_crossings();
-  // Two fine steps; what their own cells send into the band (states t and t + ½) is summed for the ring: the
-  // crossings of the states t − ½ (half of them, held from the last step), t and t + ½ (half), weights ¼, ½, ¼ of
-  // a coarse population's two sub-steps' worth, so that the coalesced value stands for the coarse state at t. Each
-  // crossing is handed over once in all (half at once, half a step later: fine-level mass in transit, which mass()
-  // counts; initialize() starts it from the initial state's crossings). The sums are complete before the second
+  // Two fine steps; what their own cells send into the band (states t and t + ½) is summed for the ring: along an
+  // axis the crossings of the states t − ½ (half of them, held from the last step), t and t + ½ (half), weights ¼,
+  // ½, ¼ of a coarse population's two sub-steps' worth, so that the coalesced value stands for the coarse state at
+  // t; a diagonal's of the states t and t + ½, ½ each (centred on t + ¼: kernels/physics/refinement.hpp). Each
+  // crossing is handed over once in all (an axis's half at once, half a step later: fine-level mass in transit,
+  // which mass() counts; initialize() starts it from the initial state's crossings). The sums are complete before the second
   // fine step, so the coalescence into the ring (a direction no uncovered cell pulls gets the children's mean, state
   // t + ½) goes with it; level ℓ, which it writes, steps only after both.
   step(level + 1);
