@@ -29,8 +29,8 @@ class HostLevelCoupling final : public LevelCoupling {
         threads_(threads > 0 ? threads : omp_get_max_threads()),
         coarse_(coupling_lattices(coarse)),
         fine_(coupling_lattices(fine)),
-        sums_(std::size_t(t.ring * t.q), 0.0),
-        pending_(std::size_t(t.ring * t.q), 0.0) {
+        sums_(t.ring_reads.size(), 0.0),
+        staged_(t.ring_reads.size(), 0.0) {
     v_ = refinement::CouplingView{t_.dims,
                                   t_.q,
                                   std::int64_t(t_.read_dir.size()),
@@ -50,11 +50,12 @@ class HostLevelCoupling final : public LevelCoupling {
                                   t_.cross_cell.data(),
                                   t_.cross_dir.data(),
                                   t_.cross_weight.data(),
-                                  t_.diagonal.data(),
                                   t_.ring_child_cell.data(),
                                   t_.ring_cell.data(),
+                                  t_.along_begin.data(),
+                                  t_.along.data(),
                                   sums_.data(),
-                                  pending_.data()};
+                                  staged_.data()};
   }
 
   // Every value on its own (the loops split over threads; the bits do not depend on how).
@@ -68,40 +69,34 @@ class HostLevelCoupling final : public LevelCoupling {
     for (std::int64_t t = 0; t < n; ++t) refinement::explode_value(v_, t, coarse, c.stride, fa, fb, f.stride);
   }
 
-  void before_sub_step(int sub) override { crossings(sub); }
-  void restart_pending() override { crossings(2); }
-
-  void read_pending(std::vector<double>& out) override { out = pending_; }
-
-  void write_pending(const std::vector<double>& in) override {
-    if (in.size() != pending_.size()) throw std::invalid_argument("refinement: wrong length of values in transit");
-    pending_ = in;
-  }
-
- private:
-  void crossings(int mode) {
+  // Sub-step 1 stages every ring value first, then writes them with the exchange along the ring (which reads the
+  // staged values of other ring cells).
+  void before_sub_step(int sub) override {
     const Lattices f = fine_.lattices();
-    const Lattices c = mode == 1 ? coarse_.lattices() : Lattices{};  // only sub-step 1 writes the coarse ring
     const auto* fine = static_cast<const T*>(f.current);
-    auto* coarse = static_cast<T*>(c.current);
     const std::int64_t n = v_.ring_reads;
     if (t_.dims == 2) {
 #pragma omp parallel for schedule(static) num_threads(threads_) if (n > kSerial)
-      for (std::int64_t t = 0; t < n; ++t)
-        refinement::crossings_value<2>(v_, t, mode, fine, f.stride, coarse, c.stride);
+      for (std::int64_t t = 0; t < n; ++t) refinement::crossings_value<2>(v_, t, sub, fine, f.stride);
     } else {
 #pragma omp parallel for schedule(static) num_threads(threads_) if (n > kSerial)
-      for (std::int64_t t = 0; t < n; ++t)
-        refinement::crossings_value<3>(v_, t, mode, fine, f.stride, coarse, c.stride);
+      for (std::int64_t t = 0; t < n; ++t) refinement::crossings_value<3>(v_, t, sub, fine, f.stride);
     }
+    if (sub == 0) return;
+    const Lattices c = coarse_.lattices();
+    auto* coarse = static_cast<T*>(c.current);
+#pragma omp parallel for schedule(static) num_threads(threads_) if (n > kSerial)
+    for (std::int64_t t = 0; t < n; ++t) refinement::ring_value(v_, t, coarse, c.stride);
   }
+
+ private:
 
   static constexpr std::int64_t kSerial = 4096;  // values below which one thread does it all
   LevelCouplingTables t_;
   int threads_;
   LatticeOwner& coarse_;
   LatticeOwner& fine_;
-  std::vector<double> sums_, pending_;
+  std::vector<double> sums_, staged_;
   refinement::CouplingView v_{};
 };
 

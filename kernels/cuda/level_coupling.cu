@@ -1,9 +1,10 @@
 // The refined levels' hand-over on the device (kernels/level_coupling.hpp): one thread per value
 // (refinement::explode_value, crossings_value), on the levels' one stream (Backend::join_stream), behind the steps
 // queued before it, on the two levels' lattices in place (LatticeOwner); nothing waits for the host except
-// read_pending. An interface costs two launches per coarse step: the explosion with the crossings before the first
-// fine sub-step (independent: one kernel), and the crossings before the second with the coalescence into the coarse
-// ring. The arithmetic is
+// the host. An interface costs three launches per coarse step: the explosion with the crossings before the first
+// fine sub-step (independent: one kernel), the crossings before the second with the coalescence (staged), and the
+// staged values into the coarse ring with their exchange along it (which reads other ring cells' staged values,
+// hence a launch of its own). The arithmetic is
 // kernels/physics/refinement.hpp's, as on the host (-fmad=false: the same rounding), so CPU and CUDA refined runs
 // stay bit-identical.
 #include <cuda_fp16.h>
@@ -30,10 +31,16 @@ __global__ void explode_kernel(refinement::CouplingView v, const T* __restrict__
 }
 
 template <int D, class T>
-__global__ void crossings_kernel(refinement::CouplingView v, int mode, const T* __restrict__ fine,
-                                 std::int64_t fine_stride, T* __restrict__ coarse, std::int64_t coarse_stride) {
+__global__ void crossings_kernel(refinement::CouplingView v, int sub, const T* __restrict__ fine,
+                                 std::int64_t fine_stride) {
   const std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t < v.ring_reads) refinement::crossings_value<D>(v, t, mode, fine, fine_stride, coarse, coarse_stride);
+  if (t < v.ring_reads) refinement::crossings_value<D>(v, t, sub, fine, fine_stride);
+}
+
+template <class T>
+__global__ void ring_kernel(refinement::CouplingView v, T* __restrict__ coarse, std::int64_t coarse_stride) {
+  const std::int64_t t = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t < v.ring_reads) refinement::ring_value(v, t, coarse, coarse_stride);
 }
 
 // explode_kernel's threads in the first `explode_blocks` blocks, crossings_kernel's of mode 0 in the rest: the
@@ -48,7 +55,7 @@ __global__ void explode_and_cross_kernel(refinement::CouplingView v, const T* co
   } else {
     const std::int64_t t = std::int64_t(blockIdx.x - explode_blocks) * blockDim.x + threadIdx.x;
     if (t < v.ring_reads)
-      refinement::crossings_value<D>(v, t, 0, static_cast<const T*>(fine_a), fine_stride, static_cast<T*>(nullptr), 0);
+      refinement::crossings_value<D>(v, t, 0, static_cast<const T*>(fine_a), fine_stride);
   }
 }
 
@@ -82,14 +89,15 @@ class CudaLevelCoupling final : public LevelCoupling {
     upload(cross_cell_, t.cross_cell);
     upload(cross_dir_, t.cross_dir);
     upload(cross_weight_, t.cross_weight);
-    upload(diagonal_, t.diagonal);
     upload(ring_child_cell_, t.ring_child_cell);
     upload(ring_cell_, t.ring_cell);
-    n_ = std::size_t(t.ring * t.q);
-    sums_.resize(std::max<std::size_t>(1, n_));
-    pending_.resize(std::max<std::size_t>(1, n_));
-    AEROLBM_CUDA_CHECK(cudaMemsetAsync(sums_.data(), 0, sums_.size() * sizeof(double), stream_));
-    AEROLBM_CUDA_CHECK(cudaMemsetAsync(pending_.data(), 0, pending_.size() * sizeof(double), stream_));
+    upload(along_begin_, t.along_begin);
+    upload(along_, t.along);
+    const std::size_t n = std::max<std::size_t>(1, t.ring_reads.size());
+    sums_.resize(n);
+    staged_.resize(n);
+    AEROLBM_CUDA_CHECK(cudaMemsetAsync(sums_.data(), 0, n * sizeof(double), stream_));
+    AEROLBM_CUDA_CHECK(cudaMemsetAsync(staged_.data(), 0, n * sizeof(double), stream_));
     v_ = refinement::CouplingView{t.dims,
                                   t.q,
                                   std::int64_t(t.read_dir.size()),
@@ -109,11 +117,12 @@ class CudaLevelCoupling final : public LevelCoupling {
                                   cross_cell_.data(),
                                   cross_dir_.data(),
                                   cross_weight_.data(),
-                                  diagonal_.data(),
                                   ring_child_cell_.data(),
                                   ring_cell_.data(),
+                                  along_begin_.data(),
+                                  along_.data(),
                                   sums_.data(),
-                                  pending_.data()};
+                                  staged_.data()};
   }
 
   void explode() override {
@@ -126,7 +135,14 @@ class CudaLevelCoupling final : public LevelCoupling {
     AEROLBM_CUDA_LAUNCH_CHECK();
   }
 
-  void before_sub_step(int sub) override { crossings(sub); }
+  void before_sub_step(int sub) override {
+    crossings(sub);
+    const std::int64_t n = v_.ring_reads;
+    if (sub == 0 || n == 0) return;
+    const Lattices c = coarse_.lattices();
+    ring_kernel<T><<<blocks_for(n, 128), 128, 0, stream_>>>(v_, static_cast<T*>(c.current), c.stride);
+    AEROLBM_CUDA_LAUNCH_CHECK();
+  }
 
   void explode_and_first_crossings() override {
     const std::int64_t ne = v_.ghost_reads, nc = v_.ring_reads;
@@ -146,46 +162,28 @@ class CudaLevelCoupling final : public LevelCoupling {
       explode_and_cross_kernel<3, T><<<be + bc, 128, 0, stream_>>>(v_, coarse, c.stride, fa, fb, f.stride, be);
     AEROLBM_CUDA_LAUNCH_CHECK();
   }
-  void restart_pending() override { crossings(2); }
-
-  void read_pending(std::vector<double>& out) override {
-    out.resize(n_);
-    if (n_ == 0) return;
-    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(out.data(), pending_.data(), n_ * sizeof(double), cudaMemcpyDeviceToHost, stream_));
-    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  }
-
-  void write_pending(const std::vector<double>& in) override {
-    if (in.size() != n_) throw std::invalid_argument("refinement: wrong length of values in transit");
-    if (n_ == 0) return;
-    AEROLBM_CUDA_CHECK(cudaMemcpyAsync(pending_.data(), in.data(), n_ * sizeof(double), cudaMemcpyHostToDevice, stream_));
-    AEROLBM_CUDA_CHECK(cudaStreamSynchronize(stream_));  // `in` may go as soon as this returns
-  }
 
  private:
-  void crossings(int mode) {
+  void crossings(int sub) {
     const std::int64_t n = v_.ring_reads;
     if (n == 0) return;
     const Lattices f = fine_.lattices();
-    const Lattices c = mode == 1 ? coarse_.lattices() : Lattices{};  // only sub-step 1 writes the coarse ring
     auto* fine = static_cast<const T*>(f.current);
-    auto* coarse = static_cast<T*>(c.current);
     if (v_.dims == 2)
-      crossings_kernel<2, T><<<blocks_for(n, 128), 128, 0, stream_>>>(v_, mode, fine, f.stride, coarse, c.stride);
+      crossings_kernel<2, T><<<blocks_for(n, 128), 128, 0, stream_>>>(v_, sub, fine, f.stride);
     else
-      crossings_kernel<3, T><<<blocks_for(n, 128), 128, 0, stream_>>>(v_, mode, fine, f.stride, coarse, c.stride);
+      crossings_kernel<3, T><<<blocks_for(n, 128), 128, 0, stream_>>>(v_, sub, fine, f.stride);
     AEROLBM_CUDA_LAUNCH_CHECK();
   }
 
   cudaStream_t stream_;
   LatticeOwner& coarse_;
   LatticeOwner& fine_;
-  DeviceBuffer<std::uint8_t> read_dir_, read_dir1_, read_child_[2], mirror_, cross_dir_, diagonal_;
+  DeviceBuffer<std::uint8_t> read_dir_, read_dir1_, read_child_[2], mirror_, cross_dir_;
   DeviceBuffer<std::int32_t> read_cell_, read_source_[2], neighbour_, ring_read_, cross_begin_, cross_cell_,
-      ring_child_cell_, ring_cell_;
+      ring_child_cell_, ring_cell_, along_begin_, along_;
   DeviceBuffer<std::int64_t> parent_cells_;
-  DeviceBuffer<double> cross_weight_, sums_, pending_;
-  std::size_t n_ = 0;
+  DeviceBuffer<double> cross_weight_, sums_, staged_;
   refinement::CouplingView v_{};
   // AEROLBM_REFINED_FUSED_HANDOVER=off: the explosion and the first crossings as two launches (for comparison).
   bool fused_ = [] {

@@ -13,13 +13,15 @@
 //   it, convex corners included: the coarse cell's mass along c_i, f_i V, is what the fine level receives.
 // - coalescence (fine → coarse): a covered coarse cell G's population i, which the coarse cell at G + c_i pulls, is
 //   the sum of the fine populations i that leave the fine level's owned cells from G's children (see
-//   src/solver/refined_levels.cpp for which children count for which G) over two fine sub-steps' worth of
-//   states, divided by 2^D. Along an axis: the states t − ½, t and t + ½ with weights ½, 1, ½, centred on the
-//   coarse state's time t (half of each second sub-step's crossings wait for the next coarse step); a diagonal
-//   (more than one non-zero component): the states t and t + ½, one each, centred on t + ¼
-//   (docs/grid_refinement.md: measured, the transverse wave across a slab goes from first to second order).
-//   Every crossing is handed over once in all, so what the coarse level receives is exactly what left the fine
-//   level.
+//   src/solver/refined_levels.cpp for which children count for which G) over the fine states t and t + ½ (the
+//   two sub-steps), divided by 2^D: what left the fine level in the coarse step, centred on t + ¼, where the
+//   crossings, a quarter cell off G along c_i, put it to first order (docs/grid_refinement.md). Then the mean over
+//   children smooths what varies along the interface (by 1/32 of its second difference along the ring per coarse
+//   step, a numerical viscosity that dominates as τ → ½); a population along an axis gets that back, as
+//   −1/128 × (the value two ring cells on − its own) from each side along the ring (ring_correction): exchanged
+//   between pairs, so the budget stays exact; two cells apart, so the ring's two-cell checkerboard is not
+//   amplified (measured stable at τ = 0.505). Every crossing is handed over within its coarse step, so what the
+//   coarse level receives is exactly what left the fine level.
 //
 // Across the faces and edges of a box, mass and momentum are then conserved to rounding (each population's volume
 // is handed over unchanged); at its corners, see coalesced(). A box may lie on a free-slip face (a symmetry plane,
@@ -136,12 +138,18 @@ struct CouplingView {
   const std::int32_t* cross_cell;
   const std::uint8_t* cross_dir;
   const double* cross_weight;
-  const std::uint8_t* diagonal;         // Q: 1 where population i has more than one non-zero component
   const std::int32_t* ring_child_cell;  // ring × 2^D: the children's fine cells
   const std::int32_t* ring_cell;        // the ring's coarse cells
-  double* sums;                         // ring × Q
-  double* pending;                      // ring × Q: what is in transit
+  // Per ring value read: the values it exchanges with along the ring (CSR over ring reads, indices into them).
+  const std::int32_t* along_begin;
+  const std::int32_t* along;
+  double* sums;    // per ring value read: the first sub-step's crossings
+  double* staged;  // per ring value read: its coalesced value, before the exchange along the ring
 };
+
+// What a population along an axis takes from each ring value two cells away along the ring, per unit of their
+// difference: −1/32 of the second difference over twice the spacing, (v(r + 2) − 2 v(r) + v(r − 2)) / 4.
+inline constexpr double kAlongRing = -1.0 / 128.0;
 
 // A parent's population i mirrored along axis a (child_value's kMirrorImage neighbour).
 template <class T>
@@ -174,31 +182,34 @@ AEROLBM_HD void explode_value(const CouplingView& v, std::int64_t t, const T* co
   fine_b[n] = value;
 }
 
-// The t-th ring value read, j = r × Q + i, from the crossings of the fine state. Mode 0 (before fine sub-step 0):
-// sums = pending + them; 1 (before sub-step 1): sums += h them, pending = (1 − h) them, and ring cell r's
-// population i coalesced into the coarse state; 2 (after the states were written): pending = (1 − h) them; h = ½
-// along an axis (the states t − ½, t, t + ½ weighted ½, 1, ½), 1 for a diagonal (t and t + ½, nothing in transit).
+// The t-th ring value read, j = r × Q + i, from the crossings of the fine state. Sub-step 0 (before fine
+// sub-step 0): sums = them; 1 (before sub-step 1): staged = ring cell r's population i coalesced from sums + them.
 template <int D, class T>
-AEROLBM_HD void crossings_value(const CouplingView& v, std::int64_t t, int mode, const T* fine,
-                                std::int64_t fine_stride, T* coarse, std::int64_t coarse_stride) {
+AEROLBM_HD void crossings_value(const CouplingView& v, std::int64_t t, int sub, const T* fine,
+                                std::int64_t fine_stride) {
   const std::int64_t j = v.ring_read[t];
   const std::int64_t r = j / v.q;
   const int i = int(j % v.q);
-  const T* children = fine + std::int64_t(i) * fine_stride;  // population i, by fine cell
   const double now =
       crossing_sum(fine, fine_stride, v.cross_begin, v.cross_cell, v.cross_dir, v.cross_weight, r, v.q, i);
-  const double held = v.diagonal[i] ? 0.0 : 0.5;  // the share of the second sub-step's crossings held over
-  if (mode == 0) {
-    v.sums[j] = v.pending[j] + now;
-  } else if (mode == 1) {
-    const double sum = v.sums[j] + (1.0 - held) * now;
-    v.sums[j] = sum;
-    v.pending[j] = held * now;
-    coarse[std::int64_t(i) * coarse_stride + v.ring_cell[r]] =
-        T(coalesced_value<D>(sum, children, v.cross_begin, v.cross_weight, v.ring_child_cell, r, v.q, i));
+  if (sub == 0) {
+    v.sums[t] = now;
   } else {
-    v.pending[j] = held * now;
+    const T* children = fine + std::int64_t(i) * fine_stride;  // population i, by fine cell
+    v.staged[t] = coalesced_value<D>(v.sums[t] + now, children, v.cross_begin, v.cross_weight, v.ring_child_cell,
+                                     r, v.q, i);
   }
+}
+
+// The t-th ring value read into the coarse state, after every value was staged: its coalesced value plus, for a
+// population along an axis, what it exchanges with the values two ring cells away (kAlongRing; none elsewhere).
+template <class T>
+AEROLBM_HD void ring_value(const CouplingView& v, std::int64_t t, T* coarse, std::int64_t coarse_stride) {
+  const std::int64_t j = v.ring_read[t];
+  const double own = v.staged[t];
+  double value = own;
+  for (std::int32_t k = v.along_begin[t]; k < v.along_begin[t + 1]; ++k) value += kAlongRing * (v.staged[v.along[k]] - own);
+  coarse[(j % v.q) * coarse_stride + v.ring_cell[j / v.q]] = T(value);
 }
 
 }  // namespace aerolbm::refinement

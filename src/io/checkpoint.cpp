@@ -126,7 +126,7 @@ Checkpoint read_checkpoint(const fs::path& path) {
   c.step = f.read_attr_int(root, "step");
   c.time = f.read_attr_double(root, "time");
   c.case_yaml = f.read_attr_string(root, "case_yaml");
-  // Q × cells on one grid; every level's and what is in transit between them with refinement (RefinedLevels).
+  // Q × cells on one grid; every level's with refinement (RefinedLevels).
   const hsize_t n = f.dataset_size(root, "populations");
   c.populations.resize(n);
   f.read_array(root, "populations", H5T_NATIVE_DOUBLE, c.populations.data(), n);

@@ -53,10 +53,7 @@ struct RefinedLevels::Coupling {
   // pulls, and the ring's (r × Q + i) that carry crossings or that an uncovered cell pulls; ascending. The rest of
   // the band and the ring is never read (the hand-over computes only these).
   std::vector<std::int32_t> ghost_reads, ring_reads;
-  // The hand-over itself, on the host or the device (kernels/level_coupling.hpp). It keeps half the second
-  // sub-step's crossings (ring × Q, shifted values times their weights), handed over with the next coarse step
-  // (couple_and_step): in shifted form, the coalesced value always carries the weights' full share of w_i, so only
-  // the shifted part is in transit.
+  // The hand-over itself, on the host or the device (kernels/level_coupling.hpp).
   std::unique_ptr<LevelCoupling> ops;
 };
 
@@ -564,10 +561,45 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       t.cross_dir.push_back(x.dir);
       t.cross_weight.push_back(x.weight);
     }
-    for (int i = 0; i < q_; ++i) {
-      int components = 0;
-      for (int a = 0; a < 3; ++a) components += v.c[i][a] != 0;
-      t.diagonal.push_back(std::uint8_t(components > 1));
+    // The exchange along the ring (refinement::ring_value): a population along an axis with the same population
+    // of the ring cells two cells away along each other axis, where the cell between is on the ring too and all
+    // three values are read (symmetric: each pair is listed both ways). Beyond a free-slip face the ring goes on
+    // as its mirror image (the cell reflected, the population mirrored), as in the whole, mirrored domain.
+    const DomainData& cd = levels_[l].d;
+    const std::int64_t extent[3] = {cd.nx, cd.ny, cd.nz};
+    std::vector<std::int32_t> ring_slot(std::size_t(cd.cells()), -1);
+    for (std::size_t r = 0; r < k.ring.size(); ++r) ring_slot[std::size_t(k.ring[r])] = std::int32_t(r);
+    std::vector<std::int32_t> read_index(k.ring.size() * std::size_t(q_), -1);
+    for (std::size_t tt = 0; tt < k.ring_reads.size(); ++tt) read_index[std::size_t(k.ring_reads[tt])] = std::int32_t(tt);
+    auto read_at = [&](const std::int64_t x[3], int a, int step, int i) {
+      std::int64_t y[3] = {x[0], x[1], x[2]};
+      y[a] += step;
+      const int side = y[a] < 0 ? 0 : y[a] >= extent[a] ? 1 : -1;
+      if (side >= 0 && mirrors(levels_[l].p.faces[2 * a + side])) {
+        y[a] = side == 0 ? -1 - y[a] : 2 * extent[a] - 1 - y[a];
+        i = v.mirror[a][i];
+      }
+      const std::int64_t m = local_index(cd, levels_[l].p, y);
+      if (m < 0 || ring_slot[std::size_t(m)] < 0) return std::int32_t(-1);
+      return read_index[std::size_t(ring_slot[std::size_t(m)]) * std::size_t(q_) + std::size_t(i)];
+    };
+    t.along_begin.push_back(0);
+    for (const std::int32_t j : k.ring_reads) {
+      const int i = j % q_;
+      int axis = -1, components = 0;
+      for (int a = 0; a < 3; ++a)
+        if (v.c[i][a] != 0) axis = a, ++components;
+      if (components == 1) {
+        std::int64_t x[3];
+        coordinates(cd, k.ring[std::size_t(j / q_)], x);
+        for (int a = 0; a < dims_; ++a)
+          for (int side : {-1, 1}) {
+            if (a == axis || read_at(x, a, side, i) < 0) continue;
+            const std::int32_t partner = read_at(x, a, 2 * side, i);
+            if (partner >= 0) t.along.push_back(partner);
+          }
+      }
+      t.along_begin.push_back(std::int32_t(t.along.size()));
     }
     for (const std::int32_t c : k.ring_children) t.ring_child_cell.push_back(std::int32_t(k.children[std::size_t(c)]));
     for (const std::int64_t n : k.ring) t.ring_cell.push_back(std::int32_t(n));
@@ -596,10 +628,7 @@ void RefinedLevels::initialize() {
   states_written();
 }
 
-void RefinedLevels::states_written() {
-  for (Coupling& k : couplings_) k.ops->restart_pending();
-  levels_[0].backend->finish_steps();
-}
+void RefinedLevels::states_written() { levels_[0].backend->finish_steps(); }
 
 void RefinedLevels::queue_steps(std::int64_t coarse_steps) {
   for (std::int64_t s = 0; s < coarse_steps;) {
@@ -671,14 +700,11 @@ void RefinedLevels::couple_and_step(int level) {
   // the two sub-steps the same values enter the fine level in all, so the mean keeps the volumes handed over exactly.
   // (With the first sub-step's crossings below: one launch on the device.)
   k.explode_and_first_crossings();
-  // Two fine steps; what their own cells send into the band (states t and t + ½) is summed for the ring: along an
-  // axis the crossings of the states t − ½ (half of them, held from the last step), t and t + ½ (half), weights ¼,
-  // ½, ¼ of a coarse population's two sub-steps' worth, so that the coalesced value stands for the coarse state at
-  // t; a diagonal's of the states t and t + ½, ½ each (centred on t + ¼: kernels/physics/refinement.hpp). Each
-  // crossing is handed over once in all (an axis's half at once, half a step later: fine-level mass in transit,
-  // which mass() counts; initialize() starts it from the initial state's crossings). The sums are complete before the second
-  // fine step, so the coalescence into the ring (a direction no uncovered cell pulls gets the children's mean, state
-  // t + ½) goes with it; level ℓ, which it writes, steps only after both.
+  // Two fine steps; what their own cells send into the band (states t and t + ½) is summed for the ring, each
+  // crossing handed over within this coarse step (kernels/physics/refinement.hpp: centred on t + ¼). The sums are
+  // complete before the second fine step, so the coalescence into the ring (a direction no uncovered cell pulls
+  // gets the children's mean, state t + ½), with the exchange along the ring, goes with it; level ℓ, which it
+  // writes, steps only after both.
   step(level + 1);
   k.before_sub_step(1);
   step(level + 1);
@@ -950,20 +976,14 @@ void RefinedLevels::read_populations(std::vector<double>& f) {
     l.backend->read_populations(part);
     f.insert(f.end(), part.begin(), part.end());
   }
-  for (Coupling& k : couplings_) {
-    k.ops->read_pending(part);
-    f.insert(f.end(), part.begin(), part.end());
-  }
 }
 
 void RefinedLevels::write_populations(const std::vector<double>& f) {
   std::size_t expected = 0;
   for (const Level& l : levels_) expected += std::size_t(q_) * std::size_t(l.d.cells());
-  for (const Coupling& k : couplings_) expected += k.ring.size() * std::size_t(q_);
   if (f.size() != expected)
     throw std::invalid_argument("refined levels: a state of " + std::to_string(f.size()) + " values, where " +
-                                std::to_string(levels_.size()) + " levels and what is in transit between them hold " +
-                                std::to_string(expected));
+                                std::to_string(levels_.size()) + " levels hold " + std::to_string(expected));
   std::size_t at = 0;
   std::vector<double> part;
   for (Level& l : levels_) {
@@ -972,27 +992,17 @@ void RefinedLevels::write_populations(const std::vector<double>& f) {
     l.backend->write_populations(part);
     at += n;
   }
-  for (Coupling& k : couplings_) {
-    const std::size_t n = k.ring.size() * std::size_t(q_);
-    part.assign(f.begin() + std::ptrdiff_t(at), f.begin() + std::ptrdiff_t(at + n));
-    k.ops->write_pending(part);
-    at += n;
-  }
 }
 
-// Mass and momentum together: every own fluid cell's shifted populations (ρ = 1 + Σ f̃, ρu = Σ c f̃) and the
-// shifted values in transit, each weighted by its level's cell volume 2^{−Dℓ}.
+// Mass and momentum together: every own fluid cell's shifted populations (ρ = 1 + Σ f̃, ρu = Σ c f̃), weighted by
+// its level's cell volume 2^{−Dℓ}.
 std::array<double, 4> RefinedLevels::budget() {
   const Velocities v = velocities(stencil_);
   std::array<double, 4> total{0, 0, 0, 0};  // mass, momentum x, y, z
-  // Sums per level (or per coupling's transit), scaled once by that level's cell volume.
+  // Sums per level, scaled once by that level's cell volume.
   auto scaled_in = [&](const std::array<double, 4>& m, int level) {
     const double volume = 1.0 / double(std::int64_t(1) << (dims_ * level));
     for (std::size_t a = 0; a < 4; ++a) total[a] += m[a] * volume;
-  };
-  auto add = [&](std::array<double, 4>& m, double f, std::size_t i) {
-    m[0] += f;
-    for (int a = 0; a < 3; ++a) m[std::size_t(a) + 1] += v.c[i][a] * f;
   };
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     const Level& lv = levels_[l];
@@ -1012,13 +1022,6 @@ std::array<double, 4> RefinedLevels::budget() {
       m[0] += rho;
     }
     scaled_in(m, int(l));
-  }
-  for (std::size_t l = 0; l < couplings_.size(); ++l) {  // in transit from level l + 1 to level l
-    std::vector<double> pending;
-    couplings_[l].ops->read_pending(pending);
-    std::array<double, 4> m{0, 0, 0, 0};
-    for (std::size_t j = 0; j < pending.size(); ++j) add(m, pending[j], j % std::size_t(q_));
-    scaled_in(m, int(l) + 1);
   }
   return total;
 }

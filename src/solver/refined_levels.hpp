@@ -22,7 +22,7 @@
 // step is a step of level 0 with its finer levels' sub-steps; forces are summed over the levels; the fields are
 // level 0's with the cells under a box filled from the finer level (the mean of their children), so frames,
 // watchdog scans and force samples work as on one grid; the populations read and written (checkpoints) are every
-// level's followed by what is in transit between them, so a restart continues bit for bit.
+// level's (nothing is in transit between the levels between coarse steps), so a restart continues bit for bit.
 #include <array>
 #include <cstdint>
 #include <map>
@@ -66,8 +66,8 @@ class RefinedLevels : public Backend {
   // Whether a cell of the level's grid is its own (not ghost band, not covered by the next level).
   bool owned(int level, std::int64_t cell) const;
 
-  // After a level's state was written directly (Backend::write_populations through backend()): what is in transit
-  // between the levels (half a fine sub-step's crossings, couple_and_step) restarts from the written states.
+  // After a level's state was written directly (Backend::write_populations through backend()): waits for the work
+  // queued, so that the next coarse step starts from the written states.
   void states_written();
   // Cell updates per step of level 0: every level's own cells times its sub-steps (2^ℓ), for MLUPs.
   std::int64_t cell_updates_per_step() const;
@@ -115,8 +115,8 @@ class RefinedLevels : public Backend {
   // Level `level`'s density and velocity as its backend holds them (its grid; the cells under the next level's box
   // not filled: its ghost cells, owned() false).
   void level_own_fields(int level, std::vector<float>& rho, std::vector<float>& u);
-  // Level 0's populations (Q × its cells), then level 1's, ..., then the values in transit (ring × Q per
-  // coupling). write_populations throws std::invalid_argument for another length.
+  // Level 0's populations (Q × its cells), then level 1's, ... write_populations throws std::invalid_argument for
+  // another length.
   // The mean fields (output.averages): every level samples its own grid at the same coarse step; read_averages
   // gives level 0's statistics, the cells under a box filled from the finer level's (level_averages).
   void sample_averages() override;

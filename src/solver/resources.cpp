@@ -73,9 +73,8 @@ ResourceNeeds estimate_resources(const Case& c, const LatticeUnits& u, bool cuda
     }
   }
   // The new checkpoint is written beside the old one before it replaces it; populations as float or double (double
-  // when a value would not survive as float: fp64 storage, and refined runs, whose values in transit between levels
-  // are sums in double and go into the same array).
-  n.checkpoint_bytes = 2 * q * cells * (c.precision == Precision::FP64 || !c.refinement_boxes.empty() ? 8 : 4);
+  // when a value would not survive as float: fp64 storage), every level's with refinement.
+  n.checkpoint_bytes = 2 * q * cells * (c.precision == Precision::FP64 ? 8 : 4);
   n.forces_bytes = double(total - first_step) / double(std::max<std::int64_t>(1, c.forces_every)) * 120;
   // The mean frame: 8 floats and the mask per cell in each format.
   const double mean_frame_bytes = c.averages ? double(c.formats.size()) * (cells * 33 + 16384) : 0;

@@ -261,13 +261,12 @@ double refined_channel(int H, bool across) {
 
 TEST(Refinement, PoiseuilleAlongAnInterfaceIsExact) {
   SKIP_FP64_ON_CUDA();
-  // The interface parallel to the walls carries the shear stress across it: the parabola stays exact to 2e-6 of
-  // u_max on both levels. Measured (2026-12-07): 2.07e-6 at H = 8, 1.07e-6 at H = 16; 2.6e-8 and 4.5e-8 (float
-  // round-off of the macroscopic output) while the diagonals' crossings were centred on t as the axes' are.
+  // The interface parallel to the walls carries the shear stress across it: the parabola stays exact (float
+  // round-off of the macroscopic output) on both levels.
   for (int H : {8, 16}) {
     const double e = refined_channel(H, false);
     std::printf("Poiseuille, interface along the flow, H = %d: max error / u_max %.3e\n", H, e);
-    EXPECT_LT(e, 4e-6) << "H = " << H;
+    EXPECT_LT(e, 2e-6) << "H = " << H;
   }
 }
 
@@ -394,13 +393,38 @@ void expect_convergence(const char* flow, const std::function<double(int N, int 
 
 TEST(Refinement, ShearWaveAcrossInterfacesConverges) {
   SKIP_FP64_ON_CUDA();
-  // Measured (2026-12-07), TRT τ = 0.8, N = 16, 32, 64: slab 5.09e-3, 1.32e-3, 4.78e-4 (order 2.0, 1.5); box
-  // 2.89e-3, 6.71e-4, 2.28e-4 (2.1, 1.6); the uniform grid 8.47e-4, 2.21e-4, 5.60e-5 (second order). With the
-  // diagonals' crossings centred on t as the axes' are (2026-12-05): slab 4.54e-3, 1.14e-3, 4.31e-4, box 5.03e-3,
-  // 2.11e-3, 9.76e-4; before the coalescence was centred at all: slab 9.11e-3, 3.70e-3, 1.75e-3
+  // Measured (2026-12-07), TRT τ = 0.8, N = 16, 32, 64: slab 4.62e-3, 1.03e-3, 3.01e-4 (order 2.2, 1.8); box
+  // 2.89e-3, 6.70e-4, 1.89e-4 (2.1, 1.8); the uniform grid 8.47e-4, 2.21e-4, 5.60e-5 (second order). With every
+  // crossing centred on t and no exchange along the ring (2026-12-05): slab 4.54e-3, 1.14e-3, 4.31e-4, box
+  // 5.03e-3, 2.11e-3, 9.76e-4 (1.3, 1.1); centred on t + ¼ without the exchange: slab 9.11e-3, 3.70e-3, 1.75e-3
   // (docs/grid_refinement.md).
   expect_convergence("shear wave", [](int N, int layout) { return shear_wave(N, layout, Collision::TRT, 0.8); },
-                     {1e-3, 2e-3, 1e-4}, {1.2, 0.9, 1.9});
+                     {6e-4, 4e-4, 1e-4}, {1.6, 1.6, 1.9});
+}
+
+// Near τ = ½ the interfaces' own damping of what varies along them (the coalescence's mean over children) is what
+// is left once the physical viscosity is small; the exchange along the ring (kernels/physics/refinement.hpp) takes
+// it back without going unstable. Measured (2026-12-07), N = 16, 32, 64, at N = 64: τ = 0.505 slab 1.27e-2 (order
+// 1.86), box 4.66e-2; τ = 0.52 slab 2.35e-3, box 2.21e-3 (order 1.80). Without the exchange (and with the axes'
+// crossings centred on t): τ = 0.505 slab 1.0e-1, box 5.6e-2; τ = 0.52 slab 2.35e-2, box 1.1e-2
+// (docs/grid_refinement.md); with it taken from the neighbouring ring cells instead of those two away, τ = 0.505
+// diverged.
+TEST(Refinement, ShearWaveAtLowViscosityConverges) {
+  SKIP_FP64_ON_CUDA();
+  const double limit[2][2] = {{2.5e-2, 8e-2}, {5e-3, 5e-3}};  // [τ][slab, box] at N = 64
+  const double taus[2] = {0.505, 0.52};
+  for (int k_tau = 0; k_tau < 2; ++k_tau) {
+    const int N[3] = {16, 32, 64};
+    for (int layout : {0, 1}) {
+      double e[3];
+      for (int k = 0; k < 3; ++k) e[k] = shear_wave(N[k], layout, Collision::TRT, taus[k_tau]);
+      std::printf("shear wave, tau %.3f, %s: relative L2 N=16,32,64: %.3e %.3e %.3e (order %.2f, %.2f)\n",
+                  taus[k_tau], layout ? "box" : "slab", e[0], e[1], e[2], std::log2(e[0] / e[1]),
+                  std::log2(e[1] / e[2]));
+      EXPECT_LT(e[2], limit[k_tau][layout]) << "tau " << taus[k_tau] << (layout ? ", box" : ", slab");
+      EXPECT_LT(e[2], e[1]) << "tau " << taus[k_tau] << (layout ? ", box" : ", slab");
+    }
+  }
 }
 
 TEST(Refinement, TransverseShearWaveConvergesAtSecondOrder) {
@@ -408,8 +432,8 @@ TEST(Refinement, TransverseShearWaveConvergesAtSecondOrder) {
   // v = A sin(2π x/N): the wave varies across the slab's interfaces and flows along them. Measured (2026-12-07),
   // TRT, N = 16, 32, 64, slab / uniform: τ = 0.6 1.79e-3, 4.56e-4, 1.14e-4 / 2.86e-3, 7.33e-4, 1.84e-4; τ = 0.8
   // 6.06e-4, 1.53e-4, 3.83e-5 / 8.47e-4, 2.21e-4, 5.60e-5; τ = 1.0 4.26e-3, 1.09e-3, 2.77e-4 / 3.06e-3, 7.90e-4,
-  // 2.00e-4. With every population's crossings centred on the coarse state's time t (diagonals included, as before
-  // this test) the slab converged at first order: 1.45e-3, 1.32e-3, 1.08e-3 at N = 64 (docs/grid_refinement.md).
+  // 2.00e-4. With every crossing centred on the coarse state's time t (as before this test) the slab converged at
+  // first order: 1.45e-3, 1.32e-3, 1.08e-3 at N = 64 (docs/grid_refinement.md).
   for (double tau : {0.6, 0.8, 1.0}) {
     double slab[3], uniform[3];
     const int N[3] = {16, 32, 64};
@@ -456,11 +480,11 @@ double taylor_green(int N, int layout, const std::function<void(RefinedLevels&)>
 
 TEST(Refinement, TaylorGreenAcrossInterfacesConverges) {
   SKIP_FP64_ON_CUDA();
-  // Measured (2026-12-07), TRT τ = 0.8, N = 16, 32, 64: slab 1.14e-2, 2.72e-3, 1.35e-3; box 1.12e-2, 4.05e-3,
-  // 2.04e-3; the uniform grid 1.43e-4, 1.66e-4, 4.93e-5 (2026-12-05, every population's crossings centred on t:
-  // slab 1.18e-2, 3.81e-3, 1.96e-3; box 1.17e-2, 5.02e-3, 2.59e-3). The vortex crosses the interfaces in every
-  // direction: the refined runs converge at about first order, 27 times the uniform grid's error at N = 64 — the
-  // second order the issue asks for is not reached here yet (docs/grid_refinement.md).
+  // Measured (2026-12-07), TRT τ = 0.8, N = 16, 32, 64: slab 1.18e-2, 2.08e-3, 9.48e-4; box 1.32e-2, 4.68e-3,
+  // 2.36e-3; the uniform grid 1.43e-4, 1.66e-4, 4.93e-5 (2026-12-05, every crossing centred on t, no exchange along
+  // the ring: slab 1.18e-2, 3.81e-3, 1.96e-3; box 1.17e-2, 5.02e-3, 2.59e-3). The vortex crosses the interfaces in
+  // every direction: the refined runs converge at about first order, 19 (slab) and 48 (box) times the uniform
+  // grid's error at N = 64 — the second order the issue asks for is not reached here yet (docs/grid_refinement.md).
   expect_convergence("Taylor-Green", [](int N, int layout) { return taylor_green(N, layout); }, {3e-3, 4e-3, 1e-4},
                      {0.8, 0.8, 1.5});
 }
