@@ -208,7 +208,8 @@ AEROLBM_HD void ring_value(const CouplingView& v, std::int64_t t, T* coarse, std
   const std::int64_t j = v.ring_read[t];
   const double own = v.staged[t];
   double value = own;
-  for (std::int32_t k = v.along_begin[t]; k < v.along_begin[t + 1]; ++k) value += kAlongRing * (v.staged[v.along[k]] - own);
+  for (std::int32_t k = v.along_begin[t]; k < v.along_begin[t + 1]; ++k)
+    value += kAlongRing * (v.staged[v.along[k]] - own);
   coarse[(j % v.q) * coarse_stride + v.ring_cell[j / v.q]] = T(value);
 }
 

@@ -570,7 +570,8 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
     std::vector<std::int32_t> ring_slot(std::size_t(cd.cells()), -1);
     for (std::size_t r = 0; r < k.ring.size(); ++r) ring_slot[std::size_t(k.ring[r])] = std::int32_t(r);
     std::vector<std::int32_t> read_index(k.ring.size() * std::size_t(q_), -1);
-    for (std::size_t tt = 0; tt < k.ring_reads.size(); ++tt) read_index[std::size_t(k.ring_reads[tt])] = std::int32_t(tt);
+    for (std::size_t tt = 0; tt < k.ring_reads.size(); ++tt)
+      read_index[std::size_t(k.ring_reads[tt])] = std::int32_t(tt);
     auto read_at = [&](const std::int64_t x[3], int a, int step, int i) {
       std::int64_t y[3] = {x[0], x[1], x[2]};
       y[a] += step;
