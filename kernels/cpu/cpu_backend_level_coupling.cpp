@@ -90,7 +90,6 @@ class HostLevelCoupling final : public LevelCoupling {
   }
 
  private:
-
   static constexpr std::int64_t kSerial = 4096;  // values below which one thread does it all
   LevelCouplingTables t_;
   int threads_;

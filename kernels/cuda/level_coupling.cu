@@ -1,12 +1,11 @@
 // The refined levels' hand-over on the device (kernels/level_coupling.hpp): one thread per value
-// (refinement::explode_value, crossings_value), on the levels' one stream (Backend::join_stream), behind the steps
-// queued before it, on the two levels' lattices in place (LatticeOwner); nothing waits for the host except
-// the host. An interface costs three launches per coarse step: the explosion with the crossings before the first
-// fine sub-step (independent: one kernel), the crossings before the second with the coalescence (staged), and the
-// staged values into the coarse ring with their exchange along it (which reads other ring cells' staged values,
-// hence a launch of its own). The arithmetic is
-// kernels/physics/refinement.hpp's, as on the host (-fmad=false: the same rounding), so CPU and CUDA refined runs
-// stay bit-identical.
+// (refinement::explode_value, crossings_value, ring_value), on the levels' one stream (Backend::join_stream), behind
+// the steps queued before it, on the two levels' lattices in place (LatticeOwner); nothing waits for the host. An
+// interface costs three launches per coarse step: the explosion with the crossings before the first fine sub-step
+// (independent: one kernel), the crossings before the second with the coalescence (staged), and the staged values
+// into the coarse ring with their exchange along it (which reads other ring cells' staged values, hence a launch of
+// its own). The arithmetic is kernels/physics/refinement.hpp's, as on the host (-fmad=false: the same rounding), so
+// CPU and CUDA refined runs stay bit-identical.
 #include <cuda_fp16.h>
 
 #include <cstdlib>

@@ -18,7 +18,7 @@
 //   crossings, a quarter cell off G along c_i, put it to first order (docs/grid_refinement.md). Then the mean over
 //   children smooths what varies along the interface (by 1/32 of its second difference along the ring per coarse
 //   step, a numerical viscosity that dominates as τ → ½); a population along an axis gets that back, as
-//   −1/128 × (the value two ring cells on − its own) from each side along the ring (ring_correction): exchanged
+//   −1/128 × (the value two ring cells on − its own) from each side along the ring (ring_value): exchanged
 //   between pairs, so the budget stays exact; two cells apart, so the ring's two-cell checkerboard is not
 //   amplified (measured stable at τ = 0.505). Every crossing is handed over within its coarse step, so what the
 //   coarse level receives is exactly what left the fine level.

@@ -37,7 +37,6 @@ struct RefinedLevels::Coupling {
   // lists them after the parents themselves) or −1 where the neighbour is not an own fluid cell of the coarse level.
   std::size_t parent_count = 0;
   std::vector<std::int32_t> neighbour;
-  std::vector<double> slope;  // parents × Q × 3, per coarse step
   // ring × Q + 1 offsets into cross: the children (indices into `children`) whose population i leaves the fine
   // level's own cells and counts toward ring cell G's population i, with its weight; a direction without any (the
   // coarse cell at G + c_i is covered too) takes the plain mean. See the constructor for the weights.
@@ -53,6 +52,8 @@ struct RefinedLevels::Coupling {
   // pulls, and the ring's (r × Q + i) that carry crossings or that an uncovered cell pulls; ascending. The rest of
   // the band and the ring is never read (the hand-over computes only these).
   std::vector<std::int32_t> ghost_reads, ring_reads;
+  // Per ring value read: the ring values it exchanges with along the ring (LevelCouplingTables::along).
+  std::vector<std::int32_t> along_begin, along;
   // The hand-over itself, on the host or the device (kernels/level_coupling.hpp).
   std::unique_ptr<LevelCoupling> ops;
 };
@@ -515,7 +516,44 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
     }
     for (std::size_t j = 0; j < credit.size(); ++j)
       if (pulled_from[j] || !credit[j].empty()) k.ring_reads.push_back(std::int32_t(j));
-
+    // The exchange along the ring (refinement::ring_value): a population along an axis with the same population
+    // of the ring cells two cells away along each other axis, where the cell between is on the ring too and all
+    // three values are read (symmetric: each pair is listed both ways). Beyond a free-slip face the ring goes on
+    // as its mirror image (the cell reflected, the population mirrored), as in the whole, mirrored domain.
+    const std::int64_t extent[3] = {c.d.nx, c.d.ny, c.d.nz};
+    std::vector<std::int32_t> read_index(k.ring.size() * std::size_t(q_), -1);
+    for (std::size_t tt = 0; tt < k.ring_reads.size(); ++tt)
+      read_index[std::size_t(k.ring_reads[tt])] = std::int32_t(tt);
+    auto read_at = [&](const std::int64_t x[3], int a, int step, int i) {
+      std::int64_t y[3] = {x[0], x[1], x[2]};
+      y[a] += step;
+      const int side = y[a] < 0 ? 0 : y[a] >= extent[a] ? 1 : -1;
+      if (side >= 0 && mirrors(c.p.faces[2 * a + side])) {
+        y[a] = side == 0 ? -1 - y[a] : 2 * extent[a] - 1 - y[a];
+        i = v.mirror[a][i];
+      }
+      const std::int64_t m = local_index(c.d, c.p, y);
+      if (m < 0 || ring_slot[std::size_t(m)] < 0) return std::int32_t(-1);
+      return read_index[std::size_t(ring_slot[std::size_t(m)]) * std::size_t(q_) + std::size_t(i)];
+    };
+    k.along_begin.push_back(0);
+    for (const std::int32_t j : k.ring_reads) {
+      const int i = j % q_;
+      int axis = -1, components = 0;
+      for (int a = 0; a < 3; ++a)
+        if (v.c[i][a] != 0) axis = a, ++components;
+      if (components == 1) {
+        std::int64_t x[3];
+        coordinates(c.d, k.ring[std::size_t(j / q_)], x);
+        for (int a = 0; a < dims_; ++a)
+          for (int side : {-1, 1}) {
+            if (a == axis || read_at(x, a, side, i) < 0) continue;
+            const std::int32_t partner = read_at(x, a, 2 * side, i);
+            if (partner >= 0) k.along.push_back(partner);
+          }
+      }
+      k.along_begin.push_back(std::int32_t(k.along.size()));
+    }
   }
 
   // The tables hold cells as 32-bit indices: a level's grid on one GPU or host holds fewer than 2^31 cells.
@@ -561,47 +599,8 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
       t.cross_dir.push_back(x.dir);
       t.cross_weight.push_back(x.weight);
     }
-    // The exchange along the ring (refinement::ring_value): a population along an axis with the same population
-    // of the ring cells two cells away along each other axis, where the cell between is on the ring too and all
-    // three values are read (symmetric: each pair is listed both ways). Beyond a free-slip face the ring goes on
-    // as its mirror image (the cell reflected, the population mirrored), as in the whole, mirrored domain.
-    const DomainData& cd = levels_[l].d;
-    const std::int64_t extent[3] = {cd.nx, cd.ny, cd.nz};
-    std::vector<std::int32_t> ring_slot(std::size_t(cd.cells()), -1);
-    for (std::size_t r = 0; r < k.ring.size(); ++r) ring_slot[std::size_t(k.ring[r])] = std::int32_t(r);
-    std::vector<std::int32_t> read_index(k.ring.size() * std::size_t(q_), -1);
-    for (std::size_t tt = 0; tt < k.ring_reads.size(); ++tt)
-      read_index[std::size_t(k.ring_reads[tt])] = std::int32_t(tt);
-    auto read_at = [&](const std::int64_t x[3], int a, int step, int i) {
-      std::int64_t y[3] = {x[0], x[1], x[2]};
-      y[a] += step;
-      const int side = y[a] < 0 ? 0 : y[a] >= extent[a] ? 1 : -1;
-      if (side >= 0 && mirrors(levels_[l].p.faces[2 * a + side])) {
-        y[a] = side == 0 ? -1 - y[a] : 2 * extent[a] - 1 - y[a];
-        i = v.mirror[a][i];
-      }
-      const std::int64_t m = local_index(cd, levels_[l].p, y);
-      if (m < 0 || ring_slot[std::size_t(m)] < 0) return std::int32_t(-1);
-      return read_index[std::size_t(ring_slot[std::size_t(m)]) * std::size_t(q_) + std::size_t(i)];
-    };
-    t.along_begin.push_back(0);
-    for (const std::int32_t j : k.ring_reads) {
-      const int i = j % q_;
-      int axis = -1, components = 0;
-      for (int a = 0; a < 3; ++a)
-        if (v.c[i][a] != 0) axis = a, ++components;
-      if (components == 1) {
-        std::int64_t x[3];
-        coordinates(cd, k.ring[std::size_t(j / q_)], x);
-        for (int a = 0; a < dims_; ++a)
-          for (int side : {-1, 1}) {
-            if (a == axis || read_at(x, a, side, i) < 0) continue;
-            const std::int32_t partner = read_at(x, a, 2 * side, i);
-            if (partner >= 0) t.along.push_back(partner);
-          }
-      }
-      t.along_begin.push_back(std::int32_t(t.along.size()));
-    }
+    t.along_begin = k.along_begin;
+    t.along = k.along;
     for (const std::int32_t c : k.ring_children) t.ring_child_cell.push_back(std::int32_t(k.children[std::size_t(c)]));
     for (const std::int64_t n : k.ring) t.ring_cell.push_back(std::int32_t(n));
     k.ops = make_level_coupling(*levels_[l].backend, *levels_[l + 1].backend, t, cfg.threads);
