@@ -199,12 +199,12 @@ if want re6e6; then
   # NACA 0012 at Re 6e6 on its refined grid (docs/validation.md): one run per angle (RE6E6_ANGLES), extra settings
   # in RE6E6_SET (e.g. "--set physics.mach=0.1"), the state scanned every 10 steps so a blow-up is located, then
   # the polar against Ladson's data. RE6E6_CASE picks the case (the 3D section: cases/naca0012_re6e6_3d_aoa5.yaml,
-  # about 220 s an angle on an H100).
+  # about 220 s an angle on an H100, more with the scans: RE6E6_TIMEOUT, 300 s by default).
   re6e6_case=${RE6E6_CASE:-cases/naca0012_re6e6_aoa5.yaml}
   log "NACA 0012 at Re 6e6, refined ($re6e6_case), angles ${RE6E6_ANGLES:-0 5 10 15} ${RE6E6_SET:-}"
   runs=()
   for a in ${RE6E6_ANGLES:-0 5 10 15}; do
-    timeout 300 "$A" run "$re6e6_case" --backend cuda -o "/tmp/re6e6_$a" --overwrite \
+    timeout "${RE6E6_TIMEOUT:-300}" "$A" run "$re6e6_case" --backend cuda -o "/tmp/re6e6_$a" --overwrite \
       --set physics.angle_of_attack_deg="$a" --set output.every=0 --set watchdog.every=10 ${RE6E6_SET:-} \
       > "$OUT/re6e6_$a.log" 2>&1
     echo "alpha $a: exit $?, $(grep -oE 'done:.*|diverged by step [0-9]+.*Likely' "$OUT/re6e6_$a.log" | cut -c1-300)" \
