@@ -477,7 +477,12 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
     // there. For a population along an axis the two are the same cell; for a diagonal, the owner's mean lies a
     // quarter coarse cell short of where the coarse population starts, along the diagonal's tangential part, the
     // landing cell's a quarter beyond: half to each puts the mean where the coarse population starts (second
-    // order). Either way each crossing is counted once in all: what leaves the fine level arrives.
+    // order). Either way each crossing is counted once in all: what leaves the fine level arrives. Beside a box's
+    // corner a diagonal crossing may land where the coarse population comes from an uncovered cell: the coarse
+    // level streams that half of the volume itself (its population passes the corner without entering the fine
+    // level's budget), so only the owner's half is credited there (the Poiseuille channel through a box 3.49e-3
+    // → 1.33e-3 at H = 32, the Taylor–Green vortex in a box 2.36e-3 → 1.33e-3 at N = 64, a corner's mass drift
+    // 5e-6 → 1e-6; docs/grid_refinement.md).
     std::vector<std::int32_t> ring_slot(std::size_t(c.d.cells()), -1);
     for (std::size_t r = 0; r < k.ring.size(); ++r) ring_slot[std::size_t(k.ring[r])] = std::int32_t(r);
     std::vector<std::vector<Coupling::Crossing>> credit(k.ring.size() * std::size_t(q_));
@@ -501,7 +506,13 @@ RefinedLevels::RefinedLevels(BackendKind which, const BackendConfig& cfg, const 
         const bool own_ok = pulled(owner, i), land_ok = pulled(from.cell, from.i);
         if (!own_ok && !land_ok)
           refuse("level " + std::to_string(l + 1) + ": a population leaving the box reaches no coarse cell");
-        const double w = own_ok && land_ok ? 0.5 : 1.0;
+        bool coarse_streams = false;  // the landing half's coarse source is an uncovered cell (beside a corner)
+        if (!land_ok && from.cell >= 0) {
+          std::int64_t xs[3];
+          coordinates(c.d, from.cell, xs);
+          coarse_streams = !covered(xs);
+        }
+        const double w = (own_ok && land_ok) || coarse_streams ? 0.5 : 1.0;
         const auto dir = std::uint8_t(i);
         if (own_ok)
           credit[std::size_t(ring_slot[std::size_t(owner)]) * q_ + std::size_t(i)].push_back({std::int32_t(j), w, dir});
