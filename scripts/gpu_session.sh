@@ -145,7 +145,7 @@ if want refinement; then
   done
   for b in "cases/stl_example.yaml --set refinement.boxes=[[-1.0,-1.0,-1.0,2.0,1.0,1.0]] --steps 50" \
            "cases/wing_naca0012_ar4.yaml --set refinement.boxes=[[-0.6,-0.5,0.0,1.6,0.5,2.4]] --steps 30" \
-           "cases/cylinder_re3900.yaml --set domain.size_chords=[20,16,3.125] --set domain.body_position_chords=[6,8,1.5625] --set refinement.boxes=[[-1.0,-1.5,-1.5625,4.0,1.5,1.5625]] --steps 20"; do
+           "cases/cylinder_re3900_refined.yaml --steps 20"; do
     echo "$b" | tee -a "$OUT/session.log"
     timeout 120 "$A" bench --case $b --variants pull --precision fp32,fp16s --repeats 3 2>&1 | grep -E -A1 "^pull" \
       | tee -a "$OUT/session.log"
