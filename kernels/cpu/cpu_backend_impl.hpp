@@ -14,6 +14,7 @@
 #include "kernels/backend.hpp"
 #include "kernels/backend_factory.hpp"
 #include "kernels/cpu/cpu_face_rows.hpp"
+#include "kernels/cpu/cpu_open_nodes.hpp"
 #include "kernels/cpu/cpu_rows.hpp"
 #include "kernels/lattice_owner.hpp"
 #include "kernels/physics/cell_update.hpp"
@@ -356,8 +357,9 @@ class CpuBackend final : public Backend, public LatticeOwner {
                         rows_.boundary_rows, odd_};
   }
 
-  // One in-place step: gather the boundary cells' interior neighbours, update the interior in place, then the
-  // boundary cells from the snapshot (any order would do: no two cells touch the same slot).
+  // One in-place step: gather the boundary cells' interior neighbours (and update the open nodes that read theirs
+  // in the lattice), update the interior in place, then the boundary cells from the snapshot (any order would do:
+  // no two cells touch the same slot).
   void step_in_place(const StepConstants<R>& k) {
     const AAStorage<T> s = storage();
     const GridView g = g_, gs = gs_;  // gs: the storage functions' view (cells = stride_)
@@ -376,12 +378,25 @@ class CpuBackend final : public Backend, public LatticeOwner {
           std::copy(from, from + (gr.x1 - gr.x0), s.snap + std::int64_t(i) * s.rows + gr.r0);
         }
       }
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
       for (std::int64_t c = 0; c < std::int64_t(faces.gather_rows.size()); ++c)
         aa_gather_row<L>(gs, s, faces.gather_rows[c]);
+      // The open nodes whose neighbours are read in the lattice, into the next snapshot (cpu_open_nodes.hpp).
 #pragma omp for schedule(static)
+      for (std::int64_t o = 0; o < std::int64_t(faces.open_nodes.node.size()); ++o) {
+        const AAOpenNode& on = faces.open_nodes.node[o];
+        aa_open_node<L, T, R>(g, gs, k, s, on, on.y, on.z);
+      }
+      // The snapshot is complete (the barrier above), and the open nodes have read the lattice. From here no phase
+      // reads what another writes: each cell's update, in the rows or at the boundary, reads and writes only its
+      // own slots of the step in the lattice, and the boundary cells read the snapshot and write the next one. So
+      // no barrier between the phases: a thread done with its rows goes on to the boundary work not yet taken.
+#pragma omp for schedule(static) nowait
       for (std::int64_t r = 0; r < plan_.rows(); ++r) {
         const int y = int(r % g.n[1]), z = int(r / g.n[1]);
+        // The row's open nodes, computed in the gather phase, to their slots (cpu_open_nodes.hpp).
+        for (std::int64_t o = faces.open_nodes.begin[r]; o < faces.open_nodes.begin[r + 1]; ++o)
+          aa_open_node_slots<L, T>(gs, s, faces.open_nodes.node[o], y, z);
         for (std::int64_t j = plan_.begin[r]; j < plan_.begin[r + 1]; ++j) {
           const Segment sg = plan_.seg[j];
           if (sg.vec) {
@@ -410,7 +425,7 @@ class CpuBackend final : public Backend, public LatticeOwner {
       // The face runs (cpu_face_rows.hpp): the vector loop from the snapshot into the next snapshot, the sponge
       // there, then the values copied to their slots in the lattice.
       const FaceRows<L, T>& free_stream = aa_face_rows_;
-#pragma omp for schedule(dynamic, 16)
+#pragma omp for schedule(dynamic, 16) nowait
       for (std::int64_t q = 0; q < std::int64_t(faces.runs.size()); ++q) {
         const AAFaceRun& fr = faces.runs[q];
         const T* ld[L::Q];

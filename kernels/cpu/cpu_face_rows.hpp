@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "kernels/cpu/cpu_open_nodes.hpp"
 #include "kernels/cpu/cpu_rows.hpp"
 #include "kernels/storage/aa_rows.hpp"
 
@@ -128,11 +129,13 @@ struct AAFacePlan {
   std::vector<AAFaceRun> runs;
   std::vector<std::int64_t> src;
   std::vector<std::int64_t> cell_rows;  // boundary rows updated per cell
+  AAOpenNodes open_nodes;               // open nodes read in the gather phase (cpu_open_nodes.hpp)
   bool far_field = false;
   std::int64_t face_cells = 0;
   // The gather before each step (aa_gather_row: the interior cells the boundary cells read, copied into the
   // snapshot): runs of cells with consecutive rows along x, 1 ≤ x ≤ nx−2, whose slots in either layout advance
-  // with x, so each direction is one copy; the other gathered rows one at a time.
+  // with x, so each direction is one copy; the other gathered rows one at a time. Only the rows that the face runs
+  // and the per-cell rows read: the open nodes of open_nodes read their neighbours in the lattice.
   std::vector<AAFaceRun> gather_runs;  // src unused; each at least kMinGatherRun cells
   std::vector<std::int64_t> gather_rows;
 };
@@ -147,6 +150,13 @@ AAFacePlan build_aa_face_plan(const GridView& g, const StepConstants<R>& k, cons
   AAFacePlan p;
   const std::int64_t nrows = std::int64_t(rows.row_cell.size());
   const int nx = g.n[0];
+  // The gathered rows some boundary cell reads from the snapshot.
+  std::vector<char> read(std::size_t(nrows), 0);
+  auto mark = [&](std::int64_t m) {
+    if (rows.row[m] >= rows.boundary_rows) read[std::size_t(rows.row[m])] = 1;
+  };
+  const std::int64_t grid_rows = std::int64_t(g.n[1]) * g.n[2];
+  p.open_nodes.begin.assign(std::size_t(grid_rows) + 1, 0);
   std::int64_t prev[L::Q];
   bool open = false;  // the last run may grow
   for (std::int64_t r = 0; r < rows.boundary_rows; ++r) {
@@ -155,14 +165,42 @@ AAFacePlan build_aa_face_plan(const GridView& g, const StepConstants<R>& k, cons
     cell_coords(g, n, x);
     const bool face = g.flags[n] == cell::fluid && x[0] >= 1 && x[0] <= nx - 2 && !k.wall_function;
     if (!face) {
-      p.cell_rows.push_back(r);
       open = false;
+      if (open_node_in_row<L>(g, n, x)) {
+        const bool inlet = (g.flags[n] & cell::type_mask) == cell::inlet;
+        p.open_nodes.node.push_back(AAOpenNode{r, x[0], inlet ? 1 : 0, x[1], x[2]});
+        ++p.open_nodes.begin[std::size_t(x[1] + std::int64_t(g.n[1]) * x[2]) + 1];
+        continue;
+      }
+      p.cell_rows.push_back(r);
+      if ((g.flags[n] & cell::type_mask) == cell::inlet || (g.flags[n] & cell::type_mask) == cell::outlet) {
+        mark(g.index((g.flags[n] & cell::type_mask) == cell::inlet ? x[0] + 1 : x[0] - 1, x[1], x[2]));
+        continue;
+      }
+      // Any other boundary cell: every neighbour (what build_aa_rows gathers for it).
+      const int reach[3] = {1, 1, L::D == 3 ? 1 : 0};
+      for (int dz = -reach[2]; dz <= reach[2]; ++dz)
+        for (int dy = -reach[1]; dy <= reach[1]; ++dy)
+          for (int dx = -reach[0]; dx <= reach[0]; ++dx) {
+            int y[3] = {x[0] + dx, x[1] + dy, x[2] + dz};
+            bool in = true;
+            for (int a = 0; a < 3; ++a) {
+              if (y[a] >= 0 && y[a] < g.n[a]) continue;
+              if ((g.periodic >> a) & 1u) {
+                y[a] = y[a] < 0 ? y[a] + g.n[a] : y[a] - g.n[a];
+              } else {
+                in = false;
+              }
+            }
+            if (in) mark(g.index(y[0], y[1], y[2]));
+          }
       continue;
     }
     std::int64_t src[L::Q];
     for (int i = 0; i < L::Q; ++i) {
       const StreamSource s = stream_source<L, R>(g, k, x, n, i);
       src[i] = s.m < 0 ? kFreeStream : std::int64_t(s.j) * nrows + rows.row[s.m] - x[0];
+      if (s.m >= 0) mark(s.m);
     }
     bool same = open && continues(p.runs.back(), x, r);
     for (int i = 0; same && i < L::Q; ++i) same = src[i] == prev[i];
@@ -179,7 +217,9 @@ AAFacePlan build_aa_face_plan(const GridView& g, const StepConstants<R>& k, cons
     ++p.face_cells;
     open = true;
   }
+  for (std::size_t r = 1; r < p.open_nodes.begin.size(); ++r) p.open_nodes.begin[r] += p.open_nodes.begin[r - 1];
   for (std::int64_t r = rows.boundary_rows; r < nrows; ++r) {
+    if (!read[std::size_t(r)]) continue;
     const std::int64_t n = rows.row_cell[r];
     int x[3];
     cell_coords(g, n, x);
