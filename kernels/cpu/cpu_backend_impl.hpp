@@ -14,6 +14,7 @@
 #include "kernels/backend.hpp"
 #include "kernels/backend_factory.hpp"
 #include "kernels/cpu/cpu_face_rows.hpp"
+#include "kernels/cpu/cpu_open_node_batches.hpp"
 #include "kernels/cpu/cpu_open_nodes.hpp"
 #include "kernels/cpu/cpu_rows.hpp"
 #include "kernels/lattice_owner.hpp"
@@ -383,10 +384,8 @@ class CpuBackend final : public Backend, public LatticeOwner {
         aa_gather_row<L>(gs, s, faces.gather_rows[c]);
       // The open nodes whose neighbours are read in the lattice, into the next snapshot (cpu_open_nodes.hpp).
 #pragma omp for schedule(static)
-      for (std::int64_t o = 0; o < std::int64_t(faces.open_nodes.node.size()); ++o) {
-        const AAOpenNode& on = faces.open_nodes.node[o];
-        aa_open_node<L, T, R>(g, gs, k, s, on, on.y, on.z);
-      }
+      for (std::int64_t b = 0; b < std::int64_t(faces.open_nodes.batch.size()); ++b)
+        aa_open_node_batch<L, T, R>(g, gs, k, s, open_kernels_, faces.open_nodes, faces.open_nodes.batch[b]);
       // The snapshot is complete (the barrier above), and the open nodes have read the lattice. From here no phase
       // reads what another writes: each cell's update, in the rows or at the boundary, reads and writes only its
       // own slots of the step in the lattice, and the boundary cells read the snapshot and write the next one. So
@@ -518,6 +517,7 @@ class CpuBackend final : public Backend, public LatticeOwner {
   std::vector<float> velocity_;
   RunKernels<L, T, R> runs_;       // the vector loops for these collision constants
   RunKernels<L, T, R> ramp_runs_;  // and for those of the inflow ramp (a body force)
+  OpenNodeKernels<L, T, R> open_kernels_{runs_.isa};  // in place: the open nodes' batches
   RowPlan plan_;              // rows cut into vector runs, face runs (two lattices) and per-cell segments
   FaceRows<L, T> face_rows_;  // the free stream the face runs read
   // Populations, Q arrays of stride_ values per lattice (padded_stride: the arrays staggered by a cache line), in

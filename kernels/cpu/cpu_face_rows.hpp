@@ -6,6 +6,7 @@
 // segment comes from the same direction j of the cell at x + (the same offset), or from the same free-stream value.
 // The plan records those Q sources once per segment, and the row loop (RunKernels::blocks) loads from them: the
 // same values into the same collide, so the results are those of the per-cell path bit for bit.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -218,6 +219,14 @@ AAFacePlan build_aa_face_plan(const GridView& g, const StepConstants<R>& k, cons
     open = true;
   }
   for (std::size_t r = 1; r < p.open_nodes.begin.size(); ++r) p.open_nodes.begin[r] += p.open_nodes.begin[r - 1];
+  for (const int kind : {1, 0}) {
+    const std::int64_t first = std::int64_t(p.open_nodes.order.size());
+    for (std::size_t o = 0; o < p.open_nodes.node.size(); ++o)
+      if (p.open_nodes.node[o].inlet == kind) p.open_nodes.order.push_back(std::int64_t(o));
+    const std::int64_t end = std::int64_t(p.open_nodes.order.size());
+    for (std::int64_t b = first; b < end; b += kOpenBatch)
+      p.open_nodes.batch.push_back(AAOpenBatch{b, std::int32_t(std::min<std::int64_t>(kOpenBatch, end - b)), kind});
+  }
   for (std::int64_t r = rows.boundary_rows; r < nrows; ++r) {
     if (!read[std::size_t(r)]) continue;
     const std::int64_t n = rows.row_cell[r];

@@ -23,43 +23,25 @@ struct AAOpenNode {
   std::int32_t y, z;
 };
 
-// The nodes of each grid row r = y + ny·z: node[begin[r] .. begin[r+1]).
+// Nodes of one kind updated together (cpu_open_node_batches.hpp): order[first .. first + count).
+inline constexpr int kOpenBatch = 16;
+struct AAOpenBatch {
+  std::int64_t first;
+  std::int32_t count;  // 1 .. kOpenBatch
+  std::int32_t inlet;
+};
+
+// The nodes of each grid row r = y + ny·z: node[begin[r] .. begin[r+1]); `order`, the indices into node of the
+// inlets, then of the outlets, cut into `batch`.
 struct AAOpenNodes {
   std::vector<std::int64_t> begin;
   std::vector<AAOpenNode> node;
+  std::vector<std::int64_t> order;
+  std::vector<AAOpenBatch> batch;
 };
 
-// What an open node in the gather phase sees: its own populations from the snapshot, its neighbour's from their
-// slots in the lattice (the layout of the step's start); its new ones go to the next snapshot only.
-template <class L, class T, class R>
-struct AAOpenNodeAccess {
-  using stored_type = T;
-  GridView g;  // the storage view (cells = the distance between two directions' arrays)
-  AAStorage<T> s;
-  std::int64_t own;
-  std::int32_t own_row;
-  int nb_x[3];
-  AEROLBM_HD R get(int i, std::int64_t m) const {
-    if (m == own) return R(s.snap[std::int64_t(i) * s.rows + own_row]);
-    return R(s.f[aa_slot<L>(g, s.odd, i, nb_x)]);  // the interior neighbour: every slot inside the grid
-  }
-  AEROLBM_HD void put(int i, std::int64_t /*n: own*/, R v) const {
-    s.snap_next[std::int64_t(i) * s.rows + own_row] = T(v);
-  }
-};
-
-// The update of node o of row (y, z) into the next snapshot; g the grid's view, gs the storage's.
-template <class L, class T, class R>
-void aa_open_node(const GridView& g, const GridView& gs, const StepConstants<R>& k, const AAStorage<T>& s,
-                  const AAOpenNode& o, int y, int z) {
-  const int x[3] = {o.x, y, z};
-  const std::int64_t n = g.index(o.x, y, z);
-  const AAOpenNodeAccess<L, T, R> acc{gs, s, n, std::int32_t(o.row), {o.inlet ? o.x + 1 : o.x - 1, y, z}};
-  open_boundary_cell<L, R>(g, k, acc, x, n, o.inlet != 0);
-}
-
-// Then its new populations from the next snapshot to its slots in the next layout (where AABoundaryAccess::put
-// stores them).
+// After the barrier: node o's new populations from the next snapshot to its slots in the next layout (where
+// AABoundaryAccess::put stores them).
 template <class L, class T>
 void aa_open_node_slots(const GridView& gs, const AAStorage<T>& s, const AAOpenNode& o, int y, int z) {
   const int x[3] = {o.x, y, z};

@@ -220,9 +220,12 @@ AEROLBM_HD void characteristic_outlet(const StepConstants<R>& k, const R (&fb)[L
 // plus the non-equilibrium part of the interior neighbour. Inlet: prescribed velocity, density from the neighbour
 // (a fixed density there would forbid the pressure drop a channel needs). Outlet: ρ = 1, velocity from the
 // neighbour (lets vortices leave with little reflection), or by characteristics (characteristic_outlet).
+// open_boundary_update is the node's update, inlined everywhere; open_boundary_cell, the same out of line on the
+// host (the rare path), is what the per-cell paths call. The CPU's batches of open nodes inline the update into a
+// vector loop across nodes (kernels/cpu/cpu_open_node_batches.hpp).
 template <class L, class R, class Acc>
-AEROLBM_HD_COLD void open_boundary_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, const int (&x)[3],
-                                   std::int64_t n, bool inlet) {
+AEROLBM_HD void open_boundary_update(const GridView& g, const StepConstants<R>& k, Acc& acc, const int (&x)[3],
+                                     std::int64_t n, bool inlet) {
   const int nbx = inlet ? x[0] + 1 : x[0] - 1;
   const std::int64_t m = g.index(nbx, x[1], x[2]);
   // The neighbour's populations and, for the characteristic outlet, the node's own, loaded together (one round
@@ -255,6 +258,12 @@ AEROLBM_HD_COLD void open_boundary_cell(const GridView& g, const StepConstants<R
                 equilibrium_shifted<L, R>(i, mn.rho_s, mn.rho, mn.u);
     acc.put(i, n, v);
   }
+}
+
+template <class L, class R, class Acc>
+AEROLBM_HD_COLD void open_boundary_cell(const GridView& g, const StepConstants<R>& k, Acc& acc, const int (&x)[3],
+                                        std::int64_t n, bool inlet) {
+  open_boundary_update<L, R>(g, k, acc, x, n, inlet);
 }
 
 // Sponge layer: within `sponge_cells` of the outlet and the far-field faces (k.sponge_faces) the post-collision
