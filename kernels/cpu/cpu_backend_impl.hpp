@@ -17,6 +17,7 @@
 #include "kernels/cpu/cpu_open_node_batches.hpp"
 #include "kernels/cpu/cpu_open_nodes.hpp"
 #include "kernels/cpu/cpu_rows.hpp"
+#include "kernels/cpu/cpu_sponge_rows.hpp"
 #include "kernels/lattice_owner.hpp"
 #include "kernels/physics/cell_update.hpp"
 #include "kernels/physics/field_averages.hpp"
@@ -101,6 +102,7 @@ class CpuBackend final : public Backend, public LatticeOwner {
   void run(std::int64_t steps) override {
     for (std::int64_t s = 0; s < steps; ++s, ++ramp_.step) {
       const StepConstants<R> k = ramp_.active() ? ramp_.next() : k_;
+      if (k.sponge_faces) sponge_.update(g_, k);
       if (aa_) {
         step_in_place(k);
         continue;
@@ -135,7 +137,7 @@ class CpuBackend final : public Backend, public LatticeOwner {
             if (k.sponge_faces) {
               T* st[L::Q];
               for (int i = 0; i < L::Q; ++i) st[i] = acc.dst + std::int64_t(i) * stride + g.index(0, y, z);
-              sponge_stored(g, k, runs, y, z, sg.x0, sg.x1, st);
+              sponge_stored(runs, y, z, sg.x0, sg.x1, st);
             }
           } else {
             if (k.wall_function) {  // the near-wall cells are scalar segments
@@ -316,33 +318,16 @@ class CpuBackend final : public Backend, public LatticeOwner {
   // (y, z), st[i][x] their storage: the per-cell path applies it in registers to the same values.
   // Along a row σ is the largest of a term that only falls with x (the low x face), one that only rises (the high x
   // face) and a constant (the y and z faces), passed through the same rounding-monotone operations: once σ is 0
-  // from each end, it is 0 in between. So the row is walked in from both ends, σ of each cell kept, and stops at the
-  // first cell without sponge; the cells walked over are relaxed by the row kernel (sponge_cells), a direction at a
-  // time across them. (Relaxed one cell at a time, the layer cost the CI half wing, whose sponge holds half its
-  // cells, as much as its whole step without one: kernels/PERFORMANCE.md.)
-  static void sponge_stored(const GridView& g, const StepConstants<R>& k, const RunKernels<L, T, R>& runs, int y,
-                            int z, int x0, int x1, T* const* st) {
-    constexpr int kChunk = 256;
-    R sigma[kChunk];
-    R fs[L::Q];
-    for (int i = 0; i < L::Q; ++i) fs[i] = free_stream_population<L, R>(k, i);
-    int x = x0;  // from the low end: cells x0 .. x − 1 relaxed
-    while (x < x1) {
-      int n = 0;
-      while (n < kChunk && x + n < x1 && (sigma[n] = sponge_sigma<L, R>(g, k, x + n, y, z)) > R(0)) ++n;
-      if (n > 0) runs.sponge(fs, sigma, st, x, x + n);
-      x += n;
-      if (n < kChunk) break;
-    }
-    int e = x1;  // from the high end, down to x + 1: cells e .. x1 − 1 relaxed
-    while (e - 1 > x) {
-      int n = 0;
-      while (n < kChunk && e - 1 - n > x && (sigma[kChunk - 1 - n] = sponge_sigma<L, R>(g, k, e - 1 - n, y, z)) > R(0))
-        ++n;
-      if (n > 0) runs.sponge(fs, sigma + (kChunk - n), st, e - n, e);
-      e -= n;
-      if (n < kChunk) break;
-    }
+  // from each end, it is 0 in between. So the cells relaxed are those from each end up to the first cell without
+  // sponge, found in σ's table of the row (cpu_sponge_rows.hpp, built by sponge_sigma), and the row kernel relaxes
+  // them (sponge_cells), a direction at a time across them. (Relaxed one cell at a time, the layer cost the CI half
+  // wing, whose sponge holds half its cells, as much as its whole step without one: kernels/PERFORMANCE.md.)
+  void sponge_stored(const RunKernels<L, T, R>& runs, int y, int z, int x0, int x1, T* const* st) const {
+    int lo, hi;
+    sponge_.ends(y, z, g_, x0, x1, lo, hi);
+    const R* sigma = sponge_.row(y, z, g_);
+    if (lo > x0) runs.sponge(sponge_.fs, sigma + x0, st, x0, lo);
+    if (hi < x1) runs.sponge(sponge_.fs, sigma + hi, st, hi, x1);
   }
 
   // Two lattices: the next step's lattice starts as a copy of the current one (the cells no step writes, solid
@@ -408,7 +393,7 @@ class CpuBackend final : public Backend, public LatticeOwner {
               } else {
                 aa_row_slots<L, T, false>(g, stride, s.f, y, z, ld, st);
               }
-              sponge_stored(g, k, runs, y, z, sg.x0, sg.x1, st);
+              sponge_stored(runs, y, z, sg.x0, sg.x1, st);
             }
           } else {
             for (int x = sg.x0; x < sg.x1; ++x) {
@@ -435,7 +420,7 @@ class CpuBackend final : public Backend, public LatticeOwner {
           st[i] = s.snap_next + std::int64_t(i) * s.rows + (fr.r0 - fr.x0);
         }
         runs.blocks(k.coll, ld, st, fr.x0, fr.x1);
-        if (k.sponge_faces) sponge_stored(g, k, runs, fr.y, fr.z, fr.x0, fr.x1, st);
+        if (k.sponge_faces) sponge_stored(runs, fr.y, fr.z, fr.x0, fr.x1, st);
         const int x[3] = {fr.x0, fr.y, fr.z};
         for (int i = 0; i < L::Q; ++i) {
           const std::int64_t slot = aa_slot<L>(gs, s.odd ^ 1, i, x);
@@ -520,6 +505,7 @@ class CpuBackend final : public Backend, public LatticeOwner {
   OpenNodeKernels<L, T, R> open_kernels_{runs_.isa};  // in place: the open nodes' batches
   RowPlan plan_;              // rows cut into vector runs, face runs (two lattices) and per-cell segments
   FaceRows<L, T> face_rows_;  // the free stream the face runs read
+  SpongeRows<L, R> sponge_;   // σ along the rows, where k.sponge_faces (sponge_stored)
   // Populations, Q arrays of stride_ values per lattice (padded_stride: the arrays staggered by a cache line), in
   // one buffer: two lattices a_ (current) and b_ (next), swapped each step; in place: a_ only. gs_ is g_ with
   // cells = stride_, for the storage functions (aa_lattice.hpp), which take the distance between the arrays of two

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kernels/cpu/cpu_face_rows.hpp"
+#include "kernels/cpu/cpu_sponge_rows.hpp"
 #include "kernels/physics/cell_update.hpp"
 #include "kernels/storage/two_lattice.hpp"
 #include "tests/cases_dir.hpp"
@@ -321,6 +322,52 @@ TEST(CpuRows, FaceCellsThroughVectorRuns) {
     EXPECT_GT(gathered_in_runs, gathered_now / 2) << sets.back();
     EXPECT_LT(gathered_now, gathered - open_nodes / 2) << sets.back();
     expect_rows_match_reference(cases() / "ci/wing_naca0012_ar4.yaml", sets, 10, 7, "3D wing, " + sets.back());
+  }
+}
+
+// The sponge's σ along the rows from its tables (kernels/cpu/cpu_sponge_rows.hpp): every cell's σ as sponge_sigma
+// gives it, and for segments of every row the cells relaxed from each end as the walk in from both ends, cell by
+// cell, finds them (the row loops relax exactly those).
+TEST(CpuRows, SpongeRowsMatchTheWalk) {
+  const std::vector<std::vector<std::string>> sets = {{"geometry.chord_cells=12"},
+                                                      {"geometry.chord_cells=12", "boundaries.span=slip"}};
+  for (const auto& set : sets) {
+    SolverSetup s(cases() / "ci/wing_naca0012_ar4.yaml", set, "cpu", 1);
+    GridView g{};
+    g.n[0] = int(s.d.nx);
+    g.n[1] = int(s.d.ny);
+    g.n[2] = int(s.d.nz);
+    g.cells = s.d.cells();
+    g.periodic = periodic_axes(s.p);
+    g.flags = s.d.flags.data();
+    const StepConstants<float> k = make_step_constants<float>(s.p);
+    ASSERT_NE(k.sponge_faces, 0) << set.back();
+    cpu::SpongeRows<D3Q19, float> t;
+    t.update(g, k);
+    std::int64_t relaxed = 0, zero = 0;
+    const int nx = g.n[0];
+    for (int z = 0; z < g.n[2]; ++z)
+      for (int y = 0; y < g.n[1]; ++y) {
+        const float* row = t.row(y, z, g);
+        for (int x = 0; x < nx; ++x) ASSERT_EQ(row[x], (sponge_sigma<D3Q19, float>(g, k, x, y, z))) << x;
+        for (const auto& [x0, x1] : {std::pair{0, nx}, std::pair{1, nx - 1}, std::pair{nx / 3, nx / 2},
+                                     std::pair{nx - 5, nx}, std::pair{3, 4}}) {
+          int lo = x0;  // the walk: from x0 up to the first cell without sponge, then from x1 − 1 down
+          while (lo < x1 && sponge_sigma<D3Q19, float>(g, k, lo, y, z) > 0.0f) ++lo;
+          int hi = x1;
+          while (hi - 1 > lo && sponge_sigma<D3Q19, float>(g, k, hi - 1, y, z) > 0.0f) --hi;
+          int tlo = 0, thi = 0;
+          t.ends(y, z, g, x0, x1, tlo, thi);
+          ASSERT_EQ(tlo, lo) << y << " " << z << " " << x0 << " " << x1;
+          ASSERT_EQ(thi, hi) << y << " " << z << " " << x0 << " " << x1;
+          if (x0 == 0 && x1 == nx) {
+            relaxed += (lo - x0) + (x1 - hi);
+            zero += hi - lo;
+          }
+        }
+      }
+    EXPECT_GT(relaxed, 0) << set.back();  // both kinds of row: partly and wholly in the layer
+    EXPECT_GT(zero, 0) << set.back();
   }
 }
 
