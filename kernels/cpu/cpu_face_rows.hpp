@@ -227,6 +227,18 @@ AAFacePlan build_aa_face_plan(const GridView& g, const StepConstants<R>& k, cons
     for (std::int64_t b = first; b < end; b += kOpenBatch)
       p.open_nodes.batch.push_back(AAOpenBatch{b, std::int32_t(std::min<std::int64_t>(kOpenBatch, end - b)), kind});
   }
+  // The batches in the order of their grid rows, inlets and outlets alternating: the gather phase hands them out
+  // in equal shares (schedule static), as the row loop hands out the grid rows, so a thread updates the nodes
+  // whose slots its rows then fill (aa_open_node_slots) and the next snapshot's rows they read. Inlets first, then
+  // outlets, one thread took the inlets and the other the outlets, each node's next-snapshot row sharing its cache
+  // lines with the other kind's node of the same grid row: both threads wrote the same lines at once, and the row
+  // loop read half its nodes from the other core.
+  auto grid_row = [&](const AAOpenBatch& b) {
+    const AAOpenNode& o = p.open_nodes.node[std::size_t(p.open_nodes.order[std::size_t(b.first)])];
+    return o.y + std::int64_t(g.n[1]) * o.z;
+  };
+  std::stable_sort(p.open_nodes.batch.begin(), p.open_nodes.batch.end(),
+                   [&](const AAOpenBatch& a, const AAOpenBatch& b) { return grid_row(a) < grid_row(b); });
   for (std::int64_t r = rows.boundary_rows; r < nrows; ++r) {
     if (!read[std::size_t(r)]) continue;
     const std::int64_t n = rows.row_cell[r];

@@ -303,6 +303,20 @@ TEST(CpuRows, FaceCellsThroughVectorRuns) {
         EXPECT_EQ(node.y + std::int64_t(g.n[1]) * node.z, std::int64_t(r)) << sets.back();
         EXPECT_EQ(rows.row_cell[std::size_t(node.row)], g.index(node.x, node.y, node.z)) << sets.back();
       }
+    // The batches of open nodes in grid-row order (each of one kind), so that the threads share them out as they
+    // share out the grid rows.
+    for (std::size_t b = 0; b < in_place.open_nodes.batch.size(); ++b) {
+      const auto& batch = in_place.open_nodes.batch[b];
+      auto node_of = [&](std::int64_t j) -> const cpu::AAOpenNode& {
+        return in_place.open_nodes.node[std::size_t(in_place.open_nodes.order[std::size_t(batch.first + j)])];
+      };
+      for (std::int64_t j = 0; j < batch.count; ++j) EXPECT_EQ(node_of(j).inlet, batch.inlet) << sets.back();
+      if (b == 0) continue;
+      const auto& prev = in_place.open_nodes.batch[b - 1];
+      const auto& p0 = in_place.open_nodes.node[std::size_t(in_place.open_nodes.order[std::size_t(prev.first)])];
+      EXPECT_LE(p0.y + std::int64_t(g.n[1]) * p0.z, node_of(0).y + std::int64_t(g.n[1]) * node_of(0).z)
+          << sets.back();
+    }
     // The gather: each row once at most, and only what the face runs and per-cell rows read, so not the open
     // nodes' neighbours.
     std::vector<int> gathered_times(rows.row_cell.size(), 0);
