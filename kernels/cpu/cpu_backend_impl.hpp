@@ -367,7 +367,8 @@ class CpuBackend final : public Backend, public LatticeOwner {
 #pragma omp for schedule(static) nowait
       for (std::int64_t c = 0; c < std::int64_t(faces.gather_rows.size()); ++c)
         aa_gather_row<L>(gs, s, faces.gather_rows[c]);
-      // The open nodes whose neighbours are read in the lattice, into the next snapshot (cpu_open_nodes.hpp).
+      // The open nodes, their neighbours read in the lattice (or the snapshot), into the next snapshot
+      // (cpu_open_nodes.hpp).
 #pragma omp for schedule(static)
       for (std::int64_t b = 0; b < std::int64_t(faces.open_nodes.batch.size()); ++b)
         aa_open_node_batch<L, T, R>(g, gs, k, s, open_kernels_, faces.open_nodes, faces.open_nodes.batch[b]);

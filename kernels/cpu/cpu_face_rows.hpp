@@ -167,9 +167,10 @@ AAFacePlan build_aa_face_plan(const GridView& g, const StepConstants<R>& k, cons
     const bool face = g.flags[n] == cell::fluid && x[0] >= 1 && x[0] <= nx - 2 && !k.wall_function;
     if (!face) {
       open = false;
-      if (open_node_in_row<L>(g, n, x)) {
+      std::int64_t nb_row = -1;
+      if (open_node_in_batches<L>(g, rows, n, x, nb_row)) {
         const bool inlet = (g.flags[n] & cell::type_mask) == cell::inlet;
-        p.open_nodes.node.push_back(AAOpenNode{r, x[0], inlet ? 1 : 0, x[1], x[2]});
+        p.open_nodes.node.push_back(AAOpenNode{r, nb_row, x[0], inlet ? 1 : 0, x[1], x[2]});
         ++p.open_nodes.begin[std::size_t(x[1] + std::int64_t(g.n[1]) * x[2]) + 1];
         continue;
       }

@@ -1,8 +1,9 @@
 #pragma once
 // In place (AA): the open nodes of the gather phase (cpu_open_nodes.hpp) in batches of kOpenBatch nodes of one
 // kind (inlet or outlet). Their populations are loaded one node at a time into a table, one row per direction and
-// a column per node (the neighbour's from its slots in the lattice, the node's own from the snapshot for the
-// characteristic outlet); open_boundary_update then runs across the columns in a vector loop (`omp simd`), each
+// a column per node (the neighbour's from its slots in the lattice, or from the snapshot where it is a boundary
+// cell; the node's own from the snapshot for the characteristic outlet); open_boundary_update then runs across the
+// columns in a vector loop (`omp simd`), each
 // column's arithmetic exactly that of open_boundary_cell for that node; the new values go to the next snapshot one
 // node at a time. One node at a time, the update was about a tenth of the CI wing's in-place step (5,376 nodes of
 // 258,048 cells, each about six times a row cell's cost). Compiled per ISA as the rows are (cpu_rows.hpp).
@@ -111,7 +112,8 @@ void aa_open_node_batch(const GridView& g, const GridView& gs, const StepConstan
     const int nb[3] = {b.inlet ? o.x + 1 : o.x - 1, o.y, o.z};
     AEROLBM_UNROLL
     for (int i = 0; i < L::Q; ++i) {
-      fn[i * kOpenBatch + j] = R(s.f[aa_slot<L>(gs, s.odd, i, nb)]);  // interior: every slot inside the grid
+      fn[i * kOpenBatch + j] = o.nb_row >= 0 ? R(s.snap[std::int64_t(i) * s.rows + o.nb_row])
+                                             : R(s.f[aa_slot<L>(gs, s.odd, i, nb)]);  // interior: all inside
       fb[i * kOpenBatch + j] = own ? R(s.snap[std::int64_t(i) * s.rows + o.row]) : R(0);
     }
   }

@@ -295,6 +295,17 @@ TEST(CpuRows, FaceCellsThroughVectorRuns) {
       inlet_outlet += type == cell::inlet || type == cell::outlet;
     }
     EXPECT_GT(open_nodes, inlet_outlet * 3 / 4) << sets.back();
+    // Those on the edges of the open faces too, their neighbours (boundary cells) read from the snapshot.
+    std::int64_t from_snapshot = 0;
+    for (const auto& node : in_place.open_nodes.node) {
+      if (node.nb_row < 0) continue;
+      ++from_snapshot;
+      EXPECT_LT(node.nb_row, rows.boundary_rows) << sets.back();
+      EXPECT_EQ(rows.row_cell[std::size_t(node.nb_row)], g.index(node.inlet ? node.x + 1 : node.x - 1, node.y, node.z))
+          << sets.back();
+    }
+    EXPECT_GT(from_snapshot, 0) << sets.back();
+    EXPECT_EQ(open_nodes, inlet_outlet) << sets.back();
     ASSERT_EQ(in_place.open_nodes.begin.size(), std::size_t(g.n[1]) * g.n[2] + 1) << sets.back();
     EXPECT_EQ(in_place.open_nodes.begin.back(), open_nodes) << sets.back();
     for (std::size_t r = 0; r + 1 < in_place.open_nodes.begin.size(); ++r)
