@@ -180,22 +180,7 @@ AAFacePlan build_aa_face_plan(const GridView& g, const StepConstants<R>& k, cons
         continue;
       }
       // Any other boundary cell: every neighbour (what build_aa_rows gathers for it).
-      const int reach[3] = {1, 1, L::D == 3 ? 1 : 0};
-      for (int dz = -reach[2]; dz <= reach[2]; ++dz)
-        for (int dy = -reach[1]; dy <= reach[1]; ++dy)
-          for (int dx = -reach[0]; dx <= reach[0]; ++dx) {
-            int y[3] = {x[0] + dx, x[1] + dy, x[2] + dz};
-            bool in = true;
-            for (int a = 0; a < 3; ++a) {
-              if (y[a] >= 0 && y[a] < g.n[a]) continue;
-              if ((g.periodic >> a) & 1u) {
-                y[a] = y[a] < 0 ? y[a] + g.n[a] : y[a] - g.n[a];
-              } else {
-                in = false;
-              }
-            }
-            if (in) mark(g.index(y[0], y[1], y[2]));
-          }
+      for_each_neighbour<L>(g, x, mark);
       continue;
     }
     std::int64_t src[L::Q];

@@ -90,10 +90,8 @@ void reference_update(const GridView& g, const StepConstants<R>& k, Acc& acc, in
   collide_and_store<L, R>(g, k, acc, x0, x1, x2, n, f);
 }
 
-template <class L, class T>
-std::vector<double> reference_steps(const DomainData& d, const PhysicsParams& p, const std::vector<double>& f0,
-                                    std::int64_t start, std::int64_t steps) {
-  using R = T;
+// The grid of a case's domain as the CPU backend views it (flags, wall links).
+GridView grid_of(const DomainData& d, const PhysicsParams& p) {
   GridView g{};
   g.n[0] = int(d.nx);
   g.n[1] = int(d.ny);
@@ -103,6 +101,14 @@ std::vector<double> reference_steps(const DomainData& d, const PhysicsParams& p,
   g.flags = d.flags.data();
   g.link = d.link.data();
   g.q = d.q.data();
+  return g;
+}
+
+template <class L, class T>
+std::vector<double> reference_steps(const DomainData& d, const PhysicsParams& p, const std::vector<double>& f0,
+                                    std::int64_t start, std::int64_t steps) {
+  using R = T;
+  const GridView g = grid_of(d, p);
   // The inflow ramp's constants where the state stands in it (a case with an inlet ramps over its first
   // convective time), the full ones after it.
   InflowRamp<R> ramp{p, start};
@@ -267,13 +273,7 @@ TEST(CpuRows, FaceCellsThroughVectorRuns) {
       {"geometry.chord_cells=12", "boundaries.lateral=wall", "boundaries.span=slip", "lattice.precision=fp64"}};
   for (const auto& sets : faces) {
     SolverSetup s(cases() / "ci/wing_naca0012_ar4.yaml", sets, "cpu", 1);
-    GridView g{};
-    g.n[0] = int(s.d.nx);
-    g.n[1] = int(s.d.ny);
-    g.n[2] = int(s.d.nz);
-    g.cells = s.d.cells();
-    g.periodic = periodic_axes(s.p);
-    g.flags = s.d.flags.data();
+    const GridView g = grid_of(s.d, s.p);
     const cpu::RowPlan plain = cpu::build_row_plan<D3Q19>(g, false);
     const cpu::RowPlan plan = cpu::add_face_segments<D3Q19, double>(plain, g, make_step_constants<double>(s.p),
                                                                    cpu::padded_stride(g.cells, sizeof(float)));
@@ -358,13 +358,7 @@ TEST(CpuRows, SpongeRowsMatchTheWalk) {
                                                       {"geometry.chord_cells=12", "boundaries.span=slip"}};
   for (const auto& set : sets) {
     SolverSetup s(cases() / "ci/wing_naca0012_ar4.yaml", set, "cpu", 1);
-    GridView g{};
-    g.n[0] = int(s.d.nx);
-    g.n[1] = int(s.d.ny);
-    g.n[2] = int(s.d.nz);
-    g.cells = s.d.cells();
-    g.periodic = periodic_axes(s.p);
-    g.flags = s.d.flags.data();
+    const GridView g = grid_of(s.d, s.p);
     const StepConstants<float> k = make_step_constants<float>(s.p);
     ASSERT_NE(k.sponge_faces, 0) << set.back();
     cpu::SpongeRows<D3Q19, float> t;
