@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Graceful stop: SIGTERM (exit 143) and SIGINT (exit 130) end a run after its current chunk of steps with a
 # checkpoint of exactly the step reached, all outputs flushed and summary.json saying "stopped"; --restart then
-# finishes it. A second signal ends the run at once (here while a chunk that spans the whole run is computing).
+# finishes it. The same signal twice at once (as `timeout` sends it) is one request. A second signal ends the run at
+# once (here while a chunk that spans the whole run is computing).
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$@"
 ARGS=(--backend cpu --set geometry.chord_cells=16 --set physics.reynolds=200 --set output.every=200
@@ -41,6 +42,21 @@ assert 0 < step < 200000 and step % 10 == 0, step
 print("stopped at step", step)
 PY
 done
+
+# The same stop delivered twice at once (as `timeout` does: to the run, then to its process group) is one request:
+# the run still finishes its chunk and writes its checkpoint.
+start double 30 -o "$WORK/double" --steps 200000
+kill -TERM $pid; kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || { tail -3 "$WORK/double.log"; fail "two signals at once: exit $rc, expected 143"; }
+[ -e "$WORK/double/checkpoint.h5" ] || fail "two signals at once: no checkpoint (taken as a second request)"
+grep -q '"status": "stopped"' "$WORK/double/summary.json" || fail "two signals at once: summary not written"
+# And through timeout itself (coreutils, not --foreground).
+timeout -s TERM 3 "$BIN" run "$CASE" "${ARGS[@]}" -o "$WORK/timeout" --steps 200000 > "$WORK/timeout.log" 2>&1
+rc=$?
+[ $rc -eq 124 ] || { tail -3 "$WORK/timeout.log"; fail "timeout: exit $rc, expected 124"; }
+[ -e "$WORK/timeout/checkpoint.h5" ] || { tail -3 "$WORK/timeout.log"; fail "stopped by timeout: no checkpoint"; }
 
 # The stopped run continues to the end.
 "$BIN" run "$CASE" "${ARGS[@]}" --restart "$WORK/stop_TERM" --steps "$(( $(grep -o '"steps": [0-9]*' "$WORK/stop_TERM/summary.json" | grep -o '[0-9]*$') + 100 ))" \
