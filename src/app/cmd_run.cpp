@@ -1,7 +1,9 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <optional>
 #include <iostream>
@@ -34,7 +36,12 @@ struct RunArgs {
   bool overwrite = false;
   bool ignore_resources = false;
   std::string ranks_grid;  // --ranks-grid AxBxC (MPI)
+  double time_limit = 0;   // seconds of wall time for the steps; 0: none
 };
+
+// The stop check's value when --time-limit has run out: SIGALRM, which aerolbm never receives otherwise (it installs
+// no handler for it, so a real one would end the process).
+constexpr int kTimeLimitSignal = SIGALRM;
 
 // Set once the ranks may have diverged (rank 0 writes files the others do not): an error from then on, on one
 // rank, must end them all (the others would wait in the next collective call forever).
@@ -42,6 +49,7 @@ bool g_ranks_started = false;
 std::shared_ptr<RankContext> g_ranks;
 
 int run(const RunArgs& a) {
+  const auto t_start = std::chrono::steady_clock::now();  // --time-limit counts from here
   g_ranks = start_ranks();
   const bool root = !g_ranks || g_ranks->root();
   if (!root) spdlog::set_level(spdlog::level::warn);  // one log: rank 0's
@@ -124,6 +132,11 @@ int run(const RunArgs& a) {
   opt.solver.ranks_grid = ranks_grid;
   opt.output_dir = out;
   opt.progress = root;
+  if (a.time_limit > 0)
+    opt.stop_check = [t_start, limit = a.time_limit] {
+      const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+      return used >= limit ? kTimeLimitSignal : 0;
+    };
   // One process: the solver is set up before the folder is touched, so that what only setting it up finds (a
   // refined box its levels cannot couple, a backend that is not there) leaves nothing behind. MPI ranks set theirs
   // up together once every rank has checked the folder (below).
@@ -154,6 +167,12 @@ int run(const RunArgs& a) {
   spdlog::info("backend {} on {} (kernel: {}), {} steps, output in {}", sim->backend().name(), sim->backend().device(),
                sim->backend().kernel(), u.total_steps, out.string());
   const RunResult r = sim->run();
+  if (r.stopped_by_signal == kTimeLimitSignal) {
+    spdlog::warn("stopped at the time limit ({:g} s) at step {} of {}; checkpoint written. Continue with: aerolbm run "
+                 "{} --restart {} (and the same --set options)",
+                 a.time_limit, r.steps, u.total_steps, a.file, out.string());
+    return kStoppedEarly;
+  }
   if (r.stopped_by_signal) {
     spdlog::warn("stopped by signal {} at step {} of {}; checkpoint written. Continue with: aerolbm run {} "
                  "--restart {}",
@@ -200,6 +219,10 @@ void add_run_command(CLI::App& app, int& status) {
   cmd->add_option("--set", a->sets, "Override a case key: key.path=value (repeatable)");
   cmd->add_option("--restart", a->restart, "Continue the run in this folder from its checkpoint.h5");
   cmd->add_flag("--overwrite", a->overwrite, "Replace the run already in the output folder");
+  cmd->add_option("--time-limit", a->time_limit,
+                  "Seconds of wall time: then stop as SIGTERM would (checkpoint, outputs) and exit 3; --restart "
+                  "continues (leave room for the checkpoint: its size is in the log)")
+      ->check(CLI::Range(0.001, 1e9));
   cmd->add_option("--ranks-grid", a->ranks_grid,
                   "MPI runs: ranks along x, y, z as AxBxC (default: parallel.ranks_grid, else chosen)");
   cmd->add_flag("--ignore-resources", a->ignore_resources,

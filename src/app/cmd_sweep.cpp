@@ -136,7 +136,7 @@ void add_sweep_command(CLI::App& app, int& status) {
   cmd->add_option("--time-limit", a->time_limit,
                   "Seconds: start no case that would not end within them (judged from the finished cases' wall "
                   "times), then exit 3; the same command continues (progress store DATASET.partial)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(0.001, 1e9));
   cmd->add_flag("--dry-run", a->dry_run, "List the cases and their splits; run nothing");
   cmd->callback([&status, a]() { status = exit_status("sweep", [&] { return sweep(*a); }); });
 }

@@ -15,7 +15,8 @@ class RankContext;
 namespace aerolbm::app {
 
 // Exit statuses: 0 ok, 1 run-time failure, 2 bad input or usage, 3 stopped early on purpose with work left that
-// the same command continues (`aerolbm sweep --time-limit`). (A run stopped by a signal: 128 + the signal.)
+// the same command continues (`aerolbm sweep --time-limit`, `aerolbm run --time-limit`). (A run stopped by a
+// signal: 128 + the signal.)
 inline constexpr int kOk = 0, kRunFailure = 1, kBadInput = 2, kStoppedEarly = 3;
 
 // Reports a failed command: its status and its line ("error: ...", no newline).

@@ -58,6 +58,20 @@ rc=$?
 [ $rc -eq 124 ] || { tail -3 "$WORK/timeout.log"; fail "timeout: exit $rc, expected 124"; }
 [ -e "$WORK/timeout/checkpoint.h5" ] || { tail -3 "$WORK/timeout.log"; fail "stopped by timeout: no checkpoint"; }
 
+# --time-limit: the same stop at a given wall time, exit 3 (stopped early, continue with --restart).
+"$BIN" run "$CASE" "${ARGS[@]}" -o "$WORK/limit" --steps 200000 --time-limit 2 > "$WORK/limit.log" 2>&1
+rc=$?
+[ $rc -eq 3 ] || { tail -3 "$WORK/limit.log"; fail "--time-limit: exit $rc, expected 3"; }
+grep -q "time limit.*Continue with: .*--restart" "$WORK/limit.log" || fail "--time-limit: no hint how to continue"
+"$PY" "$CHECK" "$WORK/limit" || fail "--time-limit: folder inconsistent"
+"$PY" - "$WORK/limit" <<'PY' || fail "--time-limit: checkpoint, summary and forces disagree"
+import json, sys, h5py
+run = sys.argv[1]
+s = json.load(open(f"{run}/summary.json"))
+step = int(h5py.File(f"{run}/checkpoint.h5", "r").attrs["step"])
+assert s["status"] == "stopped" and s["steps"] == step and 0 < step < 200000, (s["status"], s["steps"], step)
+PY
+
 # The stopped run continues to the end.
 "$BIN" run "$CASE" "${ARGS[@]}" --restart "$WORK/stop_TERM" --steps "$(( $(grep -o '"steps": [0-9]*' "$WORK/stop_TERM/summary.json" | grep -o '[0-9]*$') + 100 ))" \
   > "$WORK/cont.log" 2>&1 || { tail -3 "$WORK/cont.log"; fail "restart after the stop"; }
