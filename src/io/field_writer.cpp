@@ -30,6 +30,19 @@ void create_output_folder(const std::filesystem::path& dir) {
   if (ec) throw std::runtime_error("cannot create output folder '" + dir.string() + "': " + ec.message());
 }
 
+std::vector<PvdEntry> resumed_frames(const std::filesystem::path& run_dir, const std::vector<double>& resume_times,
+                                     const std::function<std::string(std::int64_t)>& name, const std::string& what) {
+  std::vector<PvdEntry> entries;
+  for (std::size_t k = 0; k < resume_times.size(); ++k) {
+    const std::string file = name(std::int64_t(k));
+    if (!std::filesystem::exists(run_dir / file))
+      throw std::runtime_error("cannot continue the run: " + what + " file '" + (run_dir / file).string() +
+                               "' is missing (the checkpoint counts it as written)");
+    entries.push_back({resume_times[k], file});
+  }
+  return entries;
+}
+
 int remove_frame_files(const std::filesystem::path& dir, const std::string& prefix, const std::string& suffix,
                        std::int64_t first) {
   namespace fs = std::filesystem;

@@ -12,12 +12,14 @@
 #include <cstdint>
 #include <array>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "src/io/frame.hpp"
 #include "src/io/frame_fields.hpp"
+#include "src/io/pvd_writer.hpp"
 #include "src/io/xdmf_writer.hpp"
 
 namespace aerolbm {
@@ -142,6 +144,11 @@ std::unique_ptr<FieldWriter> make_vtk_writer(const std::filesystem::path& run_di
 // number is >= first, and every <prefix>*.tmp. Returns how many were removed.
 int remove_frame_files(const std::filesystem::path& dir, const std::string& prefix, const std::string& suffix,
                        std::int64_t first);
+
+// The frames a continued run keeps: one per checkpointed frame time, numbered from 0, `name(number)` relative to
+// run_dir. Throws std::runtime_error naming the first that is missing ("<what> file": what the message calls it).
+std::vector<PvdEntry> resumed_frames(const std::filesystem::path& run_dir, const std::vector<double>& resume_times,
+                                     const std::function<std::string(std::int64_t)>& name, const std::string& what);
 
 // create_directories with an error that names the folder. Throws std::runtime_error.
 void create_output_folder(const std::filesystem::path& dir);

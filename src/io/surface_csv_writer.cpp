@@ -18,13 +18,7 @@ class SurfaceCsvWriter final : public FieldWriter {
       : run_dir_(run_dir), mesh_(std::move(mesh)) {
     check_surface_mesh(mesh_);
     create_output_folder(run_dir_ / "surface");
-    for (std::size_t i = 0; i < resume_times.size(); ++i) {
-      const auto file = run_dir_ / file_name(counter_);
-      if (!std::filesystem::exists(file))
-        throw std::runtime_error("cannot continue the run: surface file '" + file.string() +
-                                 "' is missing (the checkpoint counts it as written)");
-      ++counter_;
-    }
+    counter_ = std::int64_t(resumed_frames(run_dir_, resume_times, file_name, "surface").size());
     remove_frame_files(run_dir_ / "surface", "surface_", ".csv", counter_);
   }
 

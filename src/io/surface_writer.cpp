@@ -37,14 +37,8 @@ class SurfaceWriter final : public FieldWriter {
       for (auto i : t)
         if (i < 0 || std::size_t(i) >= P) throw std::invalid_argument("surface output: triangle index out of range");
     create_output_folder(run_dir_ / "surface");
-    for (double t : resume_times) {
-      const std::string file = file_name(counter_);
-      if (!std::filesystem::exists(run_dir_ / file))
-        throw std::runtime_error("cannot continue the run: surface file '" + (run_dir_ / file).string() +
-                                 "' is missing (the checkpoint counts it as written)");
-      entries_.push_back({t, file});
-      ++counter_;
-    }
+    entries_ = resumed_frames(run_dir_, resume_times, file_name, "surface");
+    counter_ = std::int64_t(entries_.size());
     remove_frame_files(run_dir_ / "surface", "surface_", ".vtp", counter_);
     write_pvd(run_dir_ / "surface.pvd", entries_);
   }

@@ -92,14 +92,8 @@ VtkWriter::VtkWriter(const std::filesystem::path& run_dir, const GridInfo& grid,
       ghost_[n] = layout_.shown_elsewhere[n] ? (unsigned char)(vtkDataSetAttributes::HIDDENCELL) : 0;
   }
   create_output_folder(run_dir_ / "vtk");
-  for (double t : resume_times) {
-    const std::string file = file_name(counter_);
-    if (!std::filesystem::exists(run_dir_ / file))
-      throw std::runtime_error("cannot continue the run: frame file '" + (run_dir_ / file).string() +
-                               "' is missing (the checkpoint counts it as written)");
-    entries_.push_back({t, file});
-    ++counter_;
-  }
+  entries_ = resumed_frames(run_dir_, resume_times, [this](std::int64_t k) { return file_name(k); }, "frame");
+  counter_ = std::int64_t(entries_.size());
   // Frames past the continuation point, or from an earlier run in this folder, and unfinished temp files go;
   // the .pvd is replaced so that it lists exactly the frames kept.
   remove_frame_files(run_dir_ / "vtk", "fields_", ".vti", counter_);

@@ -134,6 +134,37 @@ TEST(IoVtk, PvdListsExactlyTheWrittenFrames) {
   EXPECT_FALSE(std::filesystem::exists(tmp.path() / "fields.pvd.tmp"));
 }
 
+// A continued run's writer takes over the frames its checkpoint counts, and refuses to go on when one is gone.
+TEST(IoVtk, ContinuedWriterKeepsCheckpointedFramesAndRefusesAMissingOne) {
+  TempDir tmp;
+  const GridInfo g = small_grid();
+  {
+    auto w = make_vtk_writer(tmp.path(), g, {});
+    w->write(known_frame(g, 0));
+    w->write(known_frame(g, 1));
+    w->write(known_frame(g, 2));
+  }
+  {
+    // The checkpoint counted two frames: the third goes, the first two stay listed, the next is number 2.
+    auto w = make_vtk_writer(tmp.path(), g, {}, {0.75, 1.5});
+    EXPECT_FALSE(std::filesystem::exists(tmp.path() / "vtk" / "fields_000002.vti"));
+    EXPECT_EQ(test::count_of(read_text(tmp.path() / "fields.pvd"), "<DataSet "), 2);
+    w->write(known_frame(g, 2));
+    EXPECT_TRUE(std::filesystem::exists(tmp.path() / "vtk" / "fields_000002.vti"));
+    EXPECT_EQ(test::count_of(read_text(tmp.path() / "fields.pvd"), "<DataSet "), 3);
+  }
+  std::filesystem::remove(tmp.path() / "vtk" / "fields_000001.vti");
+  try {
+    make_vtk_writer(tmp.path(), g, {}, {0.75, 1.5});
+    FAIL() << "a missing checkpointed frame was not noticed";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("frame file '" + (tmp.path() / "vtk" / "fields_000001.vti").string() +
+                                         "' is missing"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(IoVtk, ThreeDimensionalFrameWithVectorVorticity) {
   TempDir tmp;
   const GridInfo g = small_grid(3);
