@@ -52,8 +52,9 @@ rc=$?
 [ $rc -eq 143 ] || { tail -3 "$WORK/double.log"; fail "two signals at once: exit $rc, expected 143"; }
 [ -e "$WORK/double/checkpoint.h5" ] || fail "two signals at once: no checkpoint (taken as a second request)"
 grep -q '"status": "stopped"' "$WORK/double/summary.json" || fail "two signals at once: summary not written"
-# And through timeout itself (coreutils, not --foreground).
-timeout -s TERM 3 "$BIN" run "$CASE" "${ARGS[@]}" -o "$WORK/timeout" --steps 200000 > "$WORK/timeout.log" 2>&1
+# And through timeout itself (coreutils, not --foreground), late enough that the handlers are installed on a
+# loaded machine.
+timeout -s TERM 6 "$BIN" run "$CASE" "${ARGS[@]}" --set output.every=0 -o "$WORK/timeout" --steps 5000000 > "$WORK/timeout.log" 2>&1
 rc=$?
 [ $rc -eq 124 ] || { tail -3 "$WORK/timeout.log"; fail "timeout: exit $rc, expected 124"; }
 [ -e "$WORK/timeout/checkpoint.h5" ] || { tail -3 "$WORK/timeout.log"; fail "stopped by timeout: no checkpoint"; }
