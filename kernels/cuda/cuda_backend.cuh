@@ -123,7 +123,7 @@ class CudaBackend final : public Backend, public LatticeOwner {
       wall_mask_.upload(masks.data(), masks.size());
     }
     // Whether any non-solid cell is not plain interior (walls, open and slip faces, MPI ghost layers): without
-    // such cells (a periodic box) the pull kernel runs without its boundary path.
+    // such cells (a periodic box) the pull and aa kernels run without their boundary paths.
     {
       GridView host = g_;
       host.flags = d.flags.data();
@@ -666,7 +666,10 @@ class CudaBackend final : public Backend, public LatticeOwner {
       AEROLBM_CUDA_LAUNCH_CHECK();
       return;
     }
-    if (odd) {
+    if (!boundary_cells_) {  // a periodic box: no boundary path, no sponge
+      if (odd) cuda::stream_collide_aa<L, T, R, true, false, false><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
+      else cuda::stream_collide_aa<L, T, R, false, false, false><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
+    } else if (odd) {
       if (sponge) cuda::stream_collide_aa<L, T, R, true, true><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
       else cuda::stream_collide_aa<L, T, R, true, false><<<grid, cuda::kStepBlock, 0, stream_>>>(g_, k_, s);
     } else {

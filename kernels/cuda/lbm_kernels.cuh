@@ -120,10 +120,21 @@ inline constexpr int kMinBlocksPlane = kEntropicLattice<L> ? kMinBlocks<L> : (L:
 // kernels' budget.
 template <class L>
 inline constexpr int kMinBlocksBox = kEntropicLattice<L> ? kMinBlocks<L> : 1;
-// The in-place kernel's odd step keeps the indices of its loads and of its stores: a larger budget, and one block
-// fewer for the entropic collision in 3D (at 6 blocks its D3Q19 odd step spilled 120-176 bytes).
+// The in-place block-role kernel: a larger budget than the pull kernels'. Its odd step once kept the addresses of
+// its loads for its stores, and the entropic collision in 3D took one block fewer (at 6 its D3Q19 odd step spilled
+// 120-176 bytes); with the stores' addresses computed after the collision (recompute_from_here, aa_lattice.hpp)
+// it fits 80 registers (D3Q19) and 128 (D3Q27) without a spill, as BGK does (ptxas, CUDA 13.0).
 template <class L>
-inline constexpr int kMinBlocksInPlace = (L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4)) - (kEntropicLattice<L> && L::D == 3);
+inline constexpr int kMinBlocksInPlace = L::Q <= 9 ? 8 : (L::Q <= 19 ? 6 : 4);
+// The one-pass in-place kernel (AEROLBM_BOUNDARY_PASS=one) carries the generic boundary path beside the interior's:
+// the entropic collision in 3D keeps one block fewer there (at 6, D3Q19 spilled 4-84 bytes).
+template <class L>
+inline constexpr int kMinBlocksInPlaceOne = kMinBlocksInPlace<L> - (kEntropicLattice<L> && L::D == 3);
+// The periodic box's in-place kernel (no boundary path): the most blocks at which no variant spills (ptxas, CUDA
+// 13.0): D2Q9 10 (45-48 registers), D3Q19 7 (72; the entropic collision 6, 77-80), D3Q27 5 (96; entropic 4,
+// 124-127), where the kernel with the boundary path took 8 / 6 / 4 (entropic 3D 5 / 3) blocks.
+template <class L>
+inline constexpr int kMinBlocksInPlaceBox = kMinBlocks<L> - (kEntropicLattice<L> && L::D == 3);
 
 // Variant "pull": one thread per cell, each population read straight from global memory (coalesced along x).
 // `skip`: cells on these layers are left out (an MPI block's edge layers, updated first by edge_layer_update);
@@ -321,8 +332,11 @@ __device__ __forceinline__ void aa_interior_cell(const GridView& g, const StepCo
 // so far, mod 2). Interior cells update in place; boundary cells read the snapshot and write the next snapshot and
 // their own slots, so the two kinds touch disjoint memory; the interior cells the boundary cells read write their
 // row of the next snapshot too (aa_gather_kernel fills the snapshot once, after the state is set).
-template <class L, class T, class R, bool Odd, bool Sponge>
-__global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>) stream_collide_aa(GridView g, StepConstants<R> k, AAStorage<T> s) {
+// `Boundaries` = false: a grid without boundary cells (a periodic box), as stream_collide_pull's; without the
+// boundary path the kernel takes a larger block budget (kMinBlocksInPlaceBox).
+template <class L, class T, class R, bool Odd, bool Sponge, bool Boundaries = true>
+__global__ void __launch_bounds__(kStepBlock, Boundaries ? kMinBlocksInPlaceOne<L> : kMinBlocksInPlaceBox<L>)
+    stream_collide_aa(GridView g, StepConstants<R> k, AAStorage<T> s) {
   int x, y, z;
   if (!plane_cell(g, x, y, z)) return;
   const std::int64_t n = g.index(x, y, z);
@@ -331,8 +345,10 @@ __global__ void __launch_bounds__(kStepBlock, kMinBlocksInPlace<L>) stream_colli
     aa_interior_cell<L, T, R, Odd, Sponge>(g, k, s, x, y, z, flag, aa_snapshot_row(s, n, flag));
     return;
   }
-  AABoundaryAccess<L, T, R> acc{g, s, n, s.row[n], {x, y, z}};
-  update_cell<L, R>(g, k, acc, x, y, z);  // returns at once for solid cells
+  if constexpr (Boundaries) {
+    AABoundaryAccess<L, T, R> acc{g, s, n, s.row[n], {x, y, z}};
+    update_cell<L, R>(g, k, acc, x, y, z);  // returns at once for solid cells
+  }
 }
 
 // Variant "aa" with block roles: the list blocks update the boundary cells (from the snapshot), the plane blocks

@@ -132,10 +132,29 @@ AEROLBM_HD void aa_interior_load(const GridView& g, const T* f, int x0, int x1, 
       v[i] = R(f[std::int64_t(opposite(i)) * cells + nb.from<L>(g, i)]);
   }
 }
+// Hides where a value came from from the CUDA compiler, at no cost (an empty asm statement that may have changed
+// it): what is computed from it afterwards is computed again there instead of kept. The odd step stores into the
+// slots it loaded, at the neighbours' indices; left to itself the compiler keeps those Q 64-bit addresses live
+// through the collision, and the D3Q19 odd step spilled 12 bytes at its 80-register budget with BGK and 44-48 at 96
+// with the entropic collision (ptxas, CUDA 13.0). Recomputed from the cell's coordinates after it: no spill, and the
+// entropic odd step fits 80 registers (kernels/PERFORMANCE.md). A no-op on the host.
+AEROLBM_HD void recompute_from_here(int& v) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("" : "+r"(v));
+#else
+  (void)v;
+#endif
+}
+
 template <class L, class T, class R, bool Odd>
 AEROLBM_HD void aa_interior_store(const GridView& g, T* f, int x0, int x1, int x2, std::int64_t n, const R (&v)[L::Q],
                                   T* snap_next, std::int64_t rows, std::int32_t snap_row) {
   const std::int64_t cells = g.cells;
+  if constexpr (Odd) {
+    recompute_from_here(x0);
+    recompute_from_here(x1);
+    recompute_from_here(x2);
+  }
   const WrappedNeighbours nb(g, x0, x1, x2);
   if (snap_row >= 0) {
     AEROLBM_UNROLL
