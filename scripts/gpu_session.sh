@@ -4,7 +4,7 @@
 # root, with the install bundle in ./bundle:
 #   bash scripts/gpu_session.sh   (logs go to $OUT, or ./gpu-logs)
 # SECTIONS picks parts (default: all): tests default compare restart bench cases output sanitizers long wing farfield
-# (and, only when named: ncu resources channel polar refinement re6e6 surrogate)
+# (and, only when named: kbc ncu resources channel polar refinement re6e6 surrogate)
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu-logs}
 mkdir -p "$OUT"
@@ -43,6 +43,14 @@ if want bench; then
     "$A" bench --lattice D3Q19 --cells 16777216 --precision fp32,fp16s --variants pull,aa,tiled --steps 100 --json /tmp/b19.json
     "$A" bench --lattice D3Q27 --cells 16777216 --precision fp32,fp16s --variants pull,aa --steps 100 --json /tmp/b27.json
   } 2>&1 | tee "$OUT/bench.log" | grep -vE "^aerolbm bench"
+fi
+if want kbc; then
+  log "the entropic collision beside BGK on the boxes (issue: >= 90 % of BGK's MLUPs)"
+  {
+    "$A" bench --lattice D2Q9 --cells 4000000,64000000 --precision fp32,fp16s --variants pull,aa --collision bgk,kbc --steps 200
+    "$A" bench --lattice D3Q19 --cells 16777216 --precision fp32,fp16s --variants pull,aa --collision bgk,kbc --steps 100
+    "$A" bench --lattice D3Q27 --cells 16777216 --precision fp32,fp16s --variants pull,aa --collision bgk,kbc --steps 100
+  } 2>&1 | tee "$OUT/bench_kbc.log" | grep -vE "^aerolbm bench"
 fi
 if want cases; then
   log "every shipped case beside the box of the same lattice, storage and size (aerolbm bench --case)"
