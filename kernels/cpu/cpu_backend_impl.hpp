@@ -40,10 +40,11 @@ class CpuBackend final : public Backend, public LatticeOwner {
         threads_(cfg.threads > 0 ? cfg.threads : omp_get_max_threads()),
         runs_(k_.coll),
         ramp_runs_(ramp_.next().coll) {
-    g_.n[0] = int(d.nx);
-    g_.n[1] = int(d.ny);
-    g_.n[2] = int(d.nz);
-    g_.cells = d.cells();
+    if (d.cells() > kMaxGridCells)
+      throw std::invalid_argument("the grid (" + std::to_string(d.nx) + " x " + std::to_string(d.ny) + " x " +
+                                  std::to_string(d.nz) + ") has more cells than one process indexes (under 2^32). "
+                                  "Lower domain.size_chords, or spread the grid over more processes (mpirun).");
+    g_.set_extent(d.nx, d.ny, d.nz);
     g_.periodic = periodic_axes(p);
     g_.flags = dom_.flags.data();
     g_.link = dom_.link.data();

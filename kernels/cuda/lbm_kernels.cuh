@@ -50,7 +50,7 @@ __device__ inline bool plane_cell_of(const GridView& g, unsigned bx, unsigned bz
   const unsigned p = bx * unsigned(kStepBlock) + threadIdx.x;
   const unsigned nx = unsigned(g.n[0]);
   if (p >= nx * unsigned(g.n[1])) return false;
-  y = int(p / nx);
+  y = int(g.row_of.divide(p));
   x = int(p - unsigned(y) * nx);
   z = int(bz);
   return true;
@@ -68,10 +68,12 @@ struct BlockRoles {
   const BoundaryCell* cells;
   std::int64_t count;
   unsigned list_blocks, plane_blocks;
+  FastDivisor plane_of;  // divides a plane block's number by plane_blocks
 };
 inline BlockRoles block_roles(const GridView& g, const BoundaryCell* cells, std::int64_t count) {
-  return BlockRoles{cells, count, unsigned((count + kStepBlock - 1) / kStepBlock),
-                    unsigned((std::int64_t(g.n[0]) * g.n[1] + kStepBlock - 1) / kStepBlock)};
+  const unsigned plane_blocks = unsigned((std::int64_t(g.n[0]) * g.n[1] + kStepBlock - 1) / kStepBlock);
+  return BlockRoles{cells, count, unsigned((count + kStepBlock - 1) / kStepBlock), plane_blocks,
+                    FastDivisor(plane_blocks)};
 }
 inline unsigned role_blocks(const GridView& g, const BlockRoles& r) {
   return r.list_blocks + r.plane_blocks * unsigned(g.n[2]);
@@ -84,7 +86,7 @@ __device__ inline bool role_list_entry(const BlockRoles& roles, std::int64_t& r)
 // This thread's interior cell (false: a list block, or past the plane's end).
 __device__ inline bool role_plane_cell(const GridView& g, const BlockRoles& r, int& x, int& y, int& z) {
   const unsigned b = blockIdx.x - r.list_blocks;
-  const unsigned bz = b / r.plane_blocks;
+  const unsigned bz = r.plane_of.divide(b);
   return plane_cell_of(g, b - bz * r.plane_blocks, bz, x, y, z);
 }
 

@@ -9,9 +9,38 @@
 
 namespace aerolbm {
 
+// Division of 32-bit numbers by a divisor fixed in advance, as a multiply-high and two shifts (Granlund &
+// Montgomery 1994, the form with a 33-bit multiplier): exact for every dividend and every divisor ≥ 1. The GPU's
+// step kernels find a thread's row in its plane this way (plane_cell_of): a division by a run-time nx is some twenty
+// instructions per warp, this four, and the D2Q9 box with the entropic collision is bound by instruction issue
+// (kernels/PERFORMANCE.md).
+struct FastDivisor {
+  std::uint32_t mul = 1, sh1 = 0, sh2 = 0;  // the divisor 1
+  FastDivisor() = default;
+  explicit FastDivisor(std::uint32_t d) {
+    std::uint32_t l = 0;  // ceil(log2 d)
+    while ((std::uint64_t(1) << l) < d) ++l;
+    mul = std::uint32_t(((std::uint64_t(1) << 32) * ((std::uint64_t(1) << l) - d)) / d + 1);
+    sh1 = l > 0 ? 1 : 0;
+    sh2 = l > 0 ? l - 1 : 0;
+  }
+  AEROLBM_HD std::uint32_t divide(std::uint32_t n) const {
+#if defined(__CUDA_ARCH__)
+    const std::uint32_t t = __umulhi(mul, n);
+#else
+    const std::uint32_t t = std::uint32_t((std::uint64_t(mul) * n) >> 32);
+#endif
+    return (t + ((n - t) >> sh1)) >> sh2;
+  }
+};
+
+// The most cells a grid (an MPI rank's block) may have: cell indices are computed in 32 bits (GridView::index).
+inline constexpr std::int64_t kMaxGridCells = (std::int64_t(1) << 32) - 1;
+
 struct GridView {
   int n[3];                    // nx, ny, nz
-  std::int64_t cells;          // nx*ny*nz
+  std::int64_t cells;          // nx*ny*nz (≤ kMaxGridCells)
+  FastDivisor row_of;          // divides a cell's position in its z-plane by nx (set_extent)
   const std::uint8_t* flags;   // cell::fluid/solid/inlet/outlet | cell::near_wall
   const std::int32_t* link;    // per cell: row in q (−1 when not near a wall)
   const float* q;              // per wall row, Q entries: fraction of the link to the wall along c_i (≤0: none)
@@ -30,8 +59,19 @@ struct GridView {
 
   AEROLBM_HD int global_size(int a) const { return global_n[a] > 0 ? global_n[a] : n[a]; }
 
+  // The sizes, the cell count and the row divisor together.
+  void set_extent(std::int64_t nx, std::int64_t ny, std::int64_t nz) {
+    n[0] = int(nx);
+    n[1] = int(ny);
+    n[2] = int(nz);
+    cells = nx * ny * nz;
+    row_of = FastDivisor(std::uint32_t(nx));
+  }
+
+  // In 32 bits (cells ≤ kMaxGridCells, which both backends check): the neighbours' indices of every population
+  // come from here, and on the GPU 64-bit arithmetic took two or more instructions where this takes one.
   AEROLBM_HD std::int64_t index(int x, int y, int z) const {
-    return std::int64_t(x) + std::int64_t(n[0]) * (std::int64_t(y) + std::int64_t(n[1]) * z);
+    return std::int64_t(std::uint32_t(x) + std::uint32_t(n[0]) * (std::uint32_t(y) + std::uint32_t(n[1]) * std::uint32_t(z)));
   }
 };
 

@@ -93,10 +93,7 @@ void reference_update(const GridView& g, const StepConstants<R>& k, Acc& acc, in
 // The grid of a case's domain as the CPU backend views it (flags, wall links).
 GridView grid_of(const DomainData& d, const PhysicsParams& p) {
   GridView g{};
-  g.n[0] = int(d.nx);
-  g.n[1] = int(d.ny);
-  g.n[2] = int(d.nz);
-  g.cells = d.cells();
+  g.set_extent(d.nx, d.ny, d.nz);
   g.periodic = periodic_axes(p);
   g.flags = d.flags.data();
   g.link = d.link.data();
