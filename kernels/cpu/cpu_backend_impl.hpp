@@ -40,11 +40,7 @@ class CpuBackend final : public Backend, public LatticeOwner {
         threads_(cfg.threads > 0 ? cfg.threads : omp_get_max_threads()),
         runs_(k_.coll),
         ramp_runs_(ramp_.next().coll) {
-    if (d.cells() > kMaxGridCells)
-      throw std::invalid_argument("the grid (" + std::to_string(d.nx) + " x " + std::to_string(d.ny) + " x " +
-                                  std::to_string(d.nz) + ") has more cells than one process indexes (under 2^32). "
-                                  "Lower domain.size_chords, or spread the grid over more processes (mpirun).");
-    g_.set_extent(d.nx, d.ny, d.nz);
+    g_.set_extent(d.nx, d.ny, d.nz);  // refuses grids of 2^32 cells or more
     g_.periodic = periodic_axes(p);
     g_.flags = dom_.flags.data();
     g_.link = dom_.link.data();

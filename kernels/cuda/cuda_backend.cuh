@@ -81,13 +81,13 @@ class CudaBackend final : public Backend, public LatticeOwner {
                                   std::to_string(free_b >> 20) + " MiB are free on " + device_ +
                                   ". Lower geometry.chord_cells or domain.size_chords, or use fp16s storage.");
     }
-    if (d.cells() > kMaxGridCells || d.nz > 65535) {
+    if (d.nz > 65535) {
       throw std::invalid_argument("the grid (" + std::to_string(d.nx) + " x " + std::to_string(d.ny) + " x " +
                                   std::to_string(d.nz) + ") is larger than the CUDA backend's step kernels cover "
-                                  "(under 2^32 cells, at most 65535 planes). Lower domain.size_chords, or spread "
-                                  "the grid over more GPUs (mpirun).");
+                                  "(at most 65535 planes). Lower domain.size_chords, or spread the grid over more "
+                                  "GPUs (mpirun).");
     }
-    g_.set_extent(d.nx, d.ny, d.nz);
+    g_.set_extent(d.nx, d.ny, d.nz);  // refuses grids of 2^32 cells or more
     g_.periodic = periodic_axes(p);
     for (int a = 0; a < 3; ++a) {
       g_.origin[a] = int(d.origin[a]);

@@ -3,6 +3,8 @@
 // only, so the same struct is passed by value to CUDA kernels and used by the CPU loops.
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "kernels/physics/collision.hpp"
 #include "kernels/physics/params.hpp"
@@ -59,8 +61,13 @@ struct GridView {
 
   AEROLBM_HD int global_size(int a) const { return global_n[a] > 0 ? global_n[a] : n[a]; }
 
-  // The sizes, the cell count and the row divisor together.
+  // The sizes, the cell count and the row divisor together. Throws std::invalid_argument for a grid of more than
+  // kMaxGridCells cells (both backends build their grids here).
   void set_extent(std::int64_t nx, std::int64_t ny, std::int64_t nz) {
+    if (nx * ny * nz > kMaxGridCells)
+      throw std::invalid_argument("the grid (" + std::to_string(nx) + " x " + std::to_string(ny) + " x " +
+                                  std::to_string(nz) + ") has more cells than one process or GPU indexes (under "
+                                  "2^32). Lower domain.size_chords, or spread the grid over more ranks (mpirun).");
     n[0] = int(nx);
     n[1] = int(ny);
     n[2] = int(nz);
@@ -71,7 +78,8 @@ struct GridView {
   // In 32 bits (cells ≤ kMaxGridCells, which both backends check): the neighbours' indices of every population
   // come from here, and on the GPU 64-bit arithmetic took two or more instructions where this takes one.
   AEROLBM_HD std::int64_t index(int x, int y, int z) const {
-    return std::int64_t(std::uint32_t(x) + std::uint32_t(n[0]) * (std::uint32_t(y) + std::uint32_t(n[1]) * std::uint32_t(z)));
+    const std::uint32_t nx = std::uint32_t(n[0]), ny = std::uint32_t(n[1]);
+    return std::int64_t(std::uint32_t(x) + nx * (std::uint32_t(y) + ny * std::uint32_t(z)));
   }
 };
 

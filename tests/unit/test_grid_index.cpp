@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <random>
+#include <stdexcept>
+#include <vector>
 
 #include "kernels/physics/grid_view.hpp"
 
@@ -47,6 +49,8 @@ TEST(GridIndex, ThirtyTwoBitIndexMatchesTheWideOneUpToTheLimit) {
     ASSERT_EQ(g.index(x, y, z), std::int64_t(x) + 1625 * (std::int64_t(y) + 1625 * std::int64_t(z)));
   }
   EXPECT_EQ(g.index(1624, 1624, 1625), g.cells - 1);
+  // One cell more than the limit is refused.
+  EXPECT_THROW(g.set_extent(65536, 65536, 1), std::invalid_argument);
   // The row of a position in its plane, as plane_cell_of finds it.
   for (std::uint32_t p : {0u, 1u, 1624u, 1625u, 1626u, 1625u * 1625u - 1u}) EXPECT_EQ(g.row_of.divide(p), p / 1625u);
 }
